@@ -1,0 +1,85 @@
+"""Cards as small immutable values with a two-character text form: "QS", "TH", "2C"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import IllegalMove
+
+RANKS = "23456789TJQKA"
+SUITS = "CDSH"  # the order the original sorts a hand in: clubs, diamonds, spades, hearts
+RANK_NAMES = (
+    "two", "three", "four", "five", "six", "seven", "eight",
+    "nine", "ten", "jack", "queen", "king", "ace",
+)  # fmt: skip
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}
+SUIT_SINGULAR = {"C": "club", "D": "diamond", "S": "spade", "H": "heart"}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One of the 52 cards; ``index`` orders a hand the way the original sorts it."""
+
+    index: int
+
+    @property
+    def rank(self) -> int:
+        """0 for a two up to 12 for an ace."""
+        return self.index % 13
+
+    @property
+    def suit(self) -> str:
+        return SUITS[self.index // 13]
+
+    @property
+    def code(self) -> str:
+        return RANKS[self.rank] + self.suit
+
+    @property
+    def name(self) -> str:
+        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
+
+    @property
+    def points(self) -> int:
+        if self.suit == "H":
+            return 1
+        return 13 if self.index == QUEEN_OF_SPADES_INDEX else 0
+
+    @classmethod
+    def parse(cls, code: str) -> Card:
+        """Read "QS" (any case; "10S" means "TS"); raise IllegalMove if it is not a card."""
+        if not isinstance(code, str):
+            raise IllegalMove("That is not a card.")
+        text = code.strip().upper()
+        if text.startswith("10"):
+            text = "T" + text[2:]
+        if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
+            raise IllegalMove(f"{code[:12]!r} is not a card.")
+        return DECK[SUITS.index(text[1]) * 13 + RANKS.index(text[0])]
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.code!r})"
+
+
+QUEEN_OF_SPADES_INDEX = SUITS.index("S") * 13 + RANKS.index("Q")
+DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+TWO_OF_CLUBS = DECK[0]
+QUEEN_OF_SPADES = DECK[QUEEN_OF_SPADES_INDEX]
+
+
+def card_name(code: str) -> str:
+    """The English name a person reads or hears: "QS" -> "queen of spades"."""
+    return Card.parse(code).name
+
+
+def cards_to_text(cards) -> str:
+    return "".join(card.code for card in cards)
+
+
+def cards_from_text(text: str) -> list[Card]:
+    if len(text) % 2:
+        raise ValueError("card text has an odd length")
+    return [Card.parse(text[i : i + 2]) for i in range(0, len(text), 2)]

@@ -1,0 +1,74 @@
+"""The project's own random numbers: SplitMix64 in integer arithmetic.
+
+Python's ``random`` may change between versions; this cannot, so a game number gives the same
+deals and the same computer decisions on every machine. Tests pin its output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+T = TypeVar("T")
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+class SplitMix64:
+    """A small, fast, well-tested 64-bit generator (Steele, Lea and Flood, 2014)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+
+    @classmethod
+    def for_key(cls, *parts: int) -> SplitMix64:
+        """A generator for a position named by integers, e.g. (game number, hand, seat)."""
+        state = 0x5EED_4EA7_5C0D_E000
+        for part in parts:
+            state = _mix(((state ^ (part & MASK64)) + GOLDEN_GAMMA) & MASK64)
+        return cls(state)
+
+    def next64(self) -> int:
+        self.state = (self.state + GOLDEN_GAMMA) & MASK64
+        return _mix(self.state)
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in [0, bound), without modulo bias."""
+        if bound <= 0:
+            raise ValueError("bound must be positive")
+        limit = (1 << 64) - ((1 << 64) % bound)
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % bound
+
+    def random(self) -> float:
+        """A float in [0, 1) from the top 53 bits."""
+        return (self.next64() >> 11) / (1 << 53)
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+
+DEAL_STREAM = 0xDEA1
+
+
+def deal(number: int, hand_number: int) -> list[list[int]]:
+    """The four hands (card indexes) of hand ``hand_number`` of game ``number``, seat 0 first."""
+    deck = list(range(52))
+    SplitMix64.for_key(DEAL_STREAM, number, hand_number).shuffle(deck)
+    return [sorted(deck[13 * seat : 13 * seat + 13]) for seat in range(4)]
