@@ -1,0 +1,151 @@
+"""What a player's requests do to the state: plain Python over the engine and the players.
+
+Each action either raises IllegalMove (the sentence to show; the state is untouched) or changes
+the state and lets the computer players move until it is the human's turn again.
+"""
+
+from __future__ import annotations
+
+import time
+
+from game import players
+from game.engine import Game, IllegalMove
+from game.session import PlayerState, new_number
+
+HUMAN = 0
+
+
+class Clock:
+    """Milliseconds spent by the computer players in one request, for Server-Timing."""
+
+    def __init__(self) -> None:
+        self.think_ms = 0.0
+
+    def think(self, fn, *args):
+        start = time.perf_counter()
+        try:
+            return fn(*args)
+        finally:
+            self.think_ms += (time.perf_counter() - start) * 1000
+
+
+def plays_so_far(game: Game) -> int:
+    return game.tricks_played * 4 + len(game.trick)
+
+
+def require_game(state: PlayerState) -> Game:
+    if state.game is None:
+        raise IllegalMove("Start a new game first.")
+    return state.game
+
+
+def start_game(state: PlayerState, number: int, clock: Clock) -> None:
+    """Begin game ``number``; a game left unfinished counts as played and lost."""
+    game = Game.new(number, moon_off_shooter=state.options.moon_off_shooter)
+    abandon(state)
+    state.game = game
+    state.selected = []
+    state.awaiting_ok = False
+    state.undo = None
+    state.recorded = False
+    state.fresh_from = 0
+    state.seq += 1
+    advance(state, clock)
+
+
+def abandon(state: PlayerState) -> None:
+    game = state.game
+    if game is None or state.recorded:
+        return
+    if game.phase != "game_over" and (
+        game.hand_number > 1 or plays_so_far(game) or game.has_passed(HUMAN)
+    ):
+        state.stats.record(won=False, score=None)
+        state.stats.moons += moons_by_human(game)
+        state.recorded = True
+
+
+def moons_by_human(game: Game) -> int:
+    """Hands in which seat 0 took every point: the only rows that give 78 or -26 in all."""
+    return sum(1 for row in game.history if row[HUMAN] in (0, -26) and sum(row) in (78, -26))
+
+
+def toggle(state: PlayerState, code: str) -> None:
+    game = require_game(state)
+    if game.phase != "passing" or game.has_passed(HUMAN):
+        raise IllegalMove("Cards are not being passed now.")
+    card = code.strip().upper() if isinstance(code, str) else ""
+    if card not in game.hand(HUMAN):
+        raise IllegalMove("Select a card from your hand.")
+    if card in state.selected:
+        state.selected.remove(card)
+    elif len(state.selected) >= 3:
+        raise IllegalMove("You can pass only three cards. Click a raised card to lower it.")
+    else:
+        state.selected.append(card)
+    state.seq += 1
+
+
+def pass_selected(state: PlayerState, clock: Clock) -> None:
+    game = require_game(state)
+    if game.phase == "passing" and len(state.selected) != 3:
+        raise IllegalMove("Select three cards to pass.")
+    trial = game.copy()
+    trial.pass_cards(HUMAN, state.selected)
+    for seat in (1, 2, 3):
+        trial.pass_cards(seat, clock.think(players.choose_pass, trial, seat))
+    state.game = trial
+    state.selected = []
+    state.awaiting_ok = True
+    state.fresh_from = 0
+    state.seq += 1
+
+
+def accept(state: PlayerState, clock: Clock) -> None:
+    require_game(state)
+    if not state.awaiting_ok:
+        raise IllegalMove("There are no cards to accept.")
+    state.awaiting_ok = False
+    state.fresh_from = 0
+    state.seq += 1
+    advance(state, clock)
+
+
+def play(state: PlayerState, code: str, clock: Clock) -> None:
+    game = require_game(state)
+    if state.awaiting_ok:
+        raise IllegalMove("Press OK to accept cards.")
+    before = game.to_dict()
+    fresh_from = plays_so_far(game)
+    game.play(HUMAN, code)
+    state.undo = before
+    state.fresh_from = fresh_from
+    state.seq += 1
+    advance(state, clock)
+
+
+def next_hand(state: PlayerState, clock: Clock) -> None:
+    game = require_game(state)
+    if game.phase == "game_over":
+        start_game(state, new_number(), clock)
+        return
+    game.next_hand()
+    state.undo = None
+    state.fresh_from = 0
+    state.seq += 1
+    advance(state, clock)
+
+
+def advance(state: PlayerState, clock: Clock) -> None:
+    """The computer players move until it is the human's turn or the hand is over."""
+    game = state.game
+    if game is None or state.awaiting_ok:
+        return
+    while game.phase == "playing" and game.turn != HUMAN:
+        seat = game.turn
+        game.play(seat, clock.think(players.choose_play, game, seat))
+    if game.phase == "game_over" and not state.recorded:
+        totals = game.totals
+        state.stats.record(won=HUMAN in game.winners, score=totals[HUMAN])
+        state.stats.moons += moons_by_human(game)
+        state.recorded = True

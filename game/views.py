@@ -1,0 +1,147 @@
+"""Short function views over the engine: each action is a real form that works with htmx
+(the table fragment comes back) and without JavaScript (a 303 back to the table)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from game import actions, table
+from game.engine import IllegalMove
+from game.session import PlayerState, clean_name, load, new_number, save
+
+SEQ_FIELD = "seq"
+
+
+class Timing:
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.clock = actions.Clock()
+        self.marks: dict[str, float] = {}
+
+    def mark(self, name: str, since: float) -> float:
+        now = time.perf_counter()
+        self.marks[name] = self.marks.get(name, 0.0) + (now - since) * 1000
+        return now
+
+    def header(self) -> str:
+        parts = [f"think;dur={self.clock.think_ms:.1f}"]
+        parts += [f"{name};dur={ms:.1f}" for name, ms in self.marks.items()]
+        return ", ".join(parts)
+
+
+def load_state(request: HttpRequest, timing: Timing) -> PlayerState:
+    start = time.perf_counter()
+    state = load(request.session)
+    timing.mark("session", start)
+    return state
+
+
+def render_table(request: HttpRequest, state: PlayerState, timing: Timing, message: str = ""):
+    start = time.perf_counter()
+    if not state.options.name:
+        context = {"state": state, "message": message}
+        template = "game/name_prompt.html"
+    else:
+        if state.game is None:
+            actions.start_game(state, new_number(), timing.clock)
+            save(request.session, state)
+        view = table.build(state)
+        context = {"state": state, "view": view, "message": message, "options": state.options}
+        template = f"game/{view.phase}.html"
+    if state.notice:
+        context["message"] = context["message"] or state.notice
+        state.notice = ""
+        save(request.session, state)
+    context["seq"] = state.seq
+    context["template"] = template
+    page = "game/table.html" if request.htmx else "game/page.html"
+    response = render(request, page, context)
+    timing.mark("render", start)
+    response["Server-Timing"] = timing.header()
+    response["Vary"] = "HX-Request"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    timing = Timing()
+    state = load_state(request, timing)
+    return render_table(request, state, timing)
+
+
+def act(request: HttpRequest, action: Callable[[PlayerState, actions.Clock], None]) -> HttpResponse:
+    """Run one action; a refusal leaves the saved state exactly as it was."""
+    timing = Timing()
+    state = load_state(request, timing)
+    message = ""
+    sent = request.POST.get(SEQ_FIELD)
+    if sent is not None and sent != str(state.seq):
+        message = "That was already done. The table shows where the game is now."
+    else:
+        start = time.perf_counter()
+        try:
+            action(state, timing.clock)
+        except IllegalMove as refusal:
+            message = str(refusal)
+            state = load(request.session)
+        else:
+            save(request.session, state)
+        timing.mark("engine", start)
+    if request.htmx:
+        return render_table(request, state, timing, message)
+    if message:
+        state.notice = message
+        save(request.session, state)
+    response = redirect("game:index")
+    response.status_code = 303
+    response["Server-Timing"] = timing.header()
+    return response
+
+
+@require_POST
+def set_name(request: HttpRequest) -> HttpResponse:
+    def action(state: PlayerState, clock: actions.Clock) -> None:
+        name = clean_name(request.POST.get("name", ""))
+        if not name:
+            raise IllegalMove("Please type your name.")
+        state.options.name = name
+
+    return act(request, action)
+
+
+def card_action(fn):
+    def view(request: HttpRequest) -> HttpResponse:
+        code = request.POST.get("card", "")
+        return act(request, lambda state, clock: fn(state, code, clock))
+
+    return require_POST(view)
+
+
+select_card = card_action(lambda state, code, clock: actions.toggle(state, code))
+play_card = card_action(actions.play)
+
+
+@require_POST
+def pass_cards(request: HttpRequest) -> HttpResponse:
+    return act(request, actions.pass_selected)
+
+
+@require_POST
+def accept(request: HttpRequest) -> HttpResponse:
+    return act(request, actions.accept)
+
+
+@require_POST
+def next_hand(request: HttpRequest) -> HttpResponse:
+    return act(request, actions.next_hand)
+
+
+@require_POST
+def new_game(request: HttpRequest) -> HttpResponse:
+    return act(request, lambda state, clock: actions.start_game(state, new_number(), clock))
