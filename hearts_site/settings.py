@@ -149,6 +149,11 @@ STORAGES = {
         ),
     },
 }
+# WhiteNoise follows the environment's DEBUG rather than the test runner's (which forces DEBUG off):
+# in development and in tests it serves the source files through the finders, with no
+# collectstatic; in production only what collectstatic wrote. (Its defaults, but fixed here.)
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG
 
 # Everything to standard output, where the platform collects it (gunicorn.conf.py does the same).
 LOGGING = {

@@ -12,36 +12,14 @@ import pytest
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 from django.test import override_settings
 
-from tests.gunicorn_server import (
+from tests.production import (
     clean_env,
     gunicorn,
     make_secret_key,
     production_env,
     run,
+    settings_under,
 )
-
-SETTINGS_DUMP = """
-import json
-from django.conf import settings
-names = [
-    "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "SECURE_SSL_REDIRECT",
-    "SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
-    "SECURE_HSTS_PRELOAD", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
-    "SESSION_COOKIE_HTTPONLY", "CSRF_COOKIE_HTTPONLY", "SESSION_COOKIE_SAMESITE",
-    "CSRF_COOKIE_SAMESITE", "STATIC_ROOT", "STORAGES",
-]
-values = {name: getattr(settings, name) for name in names}
-values["SECRET_KEY_FALLBACKS"] = list(settings.SECRET_KEY_FALLBACKS)
-print(json.dumps(values, default=str))
-"""
-
-
-def settings_under(env: dict[str, str]) -> dict:
-    """The settings a fresh process computes from `env`."""
-    result = run(["-c", "import django; django.setup()\n" + SETTINGS_DUMP], env)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
 
 # --- settings and checks -----------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ machine running the tests, and pytest-django's settings module, never leak into 
 
 import contextlib
 import http.client
+import json
 import os
 import secrets
 import socket
@@ -50,6 +51,29 @@ def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
     )
+
+
+SETTINGS_DUMP = """
+import json
+from django.conf import settings
+names = [
+    "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "SECURE_SSL_REDIRECT",
+    "SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
+    "SESSION_COOKIE_HTTPONLY", "CSRF_COOKIE_HTTPONLY", "SESSION_COOKIE_SAMESITE",
+    "CSRF_COOKIE_SAMESITE", "STATIC_ROOT", "STORAGES",
+]
+values = {name: getattr(settings, name) for name in names}
+values["SECRET_KEY_FALLBACKS"] = list(settings.SECRET_KEY_FALLBACKS)
+print(json.dumps(values, default=str))
+"""
+
+
+def settings_under(env: dict[str, str]) -> dict:
+    """The settings a fresh process computes from `env`."""
+    result = run(["-c", "import django; django.setup()\n" + SETTINGS_DUMP], env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
 
 
 def free_port() -> int:
@@ -124,10 +148,12 @@ def gunicorn(env: dict[str, str], log_dir: Path):
                     f"{stdout.read_text()}\n{stderr.read_text()}"
                 )
             try:
-                if server.get("/healthz", Host="127.0.0.1").status == 200:
-                    break
-            except OSError:
+                health = server.get("/healthz", Host="127.0.0.1")
+            except OSError:  # not listening yet
                 pass
+            else:
+                assert health.status == 200, f"/healthz answered {health.status}"
+                break
             if time.monotonic() > deadline:
                 raise AssertionError(f"gunicorn did not answer /healthz:\n{stdout.read_text()}")
             time.sleep(0.1)
