@@ -96,7 +96,7 @@ def test_hsts_can_be_shortened_for_a_first_deployment():
     )
 
 
-def test_gunicorn_reads_port_and_web_concurrency(tmp_path):
+def test_gunicorn_reads_port_and_web_concurrency():
     printed = run(
         ["-m", "gunicorn", "hearts_site.wsgi", "-c", "gunicorn.conf.py", "--print-config"],
         clean_env(PORT="5123", WEB_CONCURRENCY="3"),
