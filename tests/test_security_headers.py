@@ -6,7 +6,7 @@ from django.middleware.csrf import get_token
 from django.test import override_settings
 from django.urls import include, path
 
-from tests.production import gunicorn, production_env, settings_under
+from tests.production import gunicorn, production_env, run, settings_under
 
 EXPECTED_CSP = {
     "default-src": ["'none'"],
@@ -136,7 +136,12 @@ def test_cookies_under_the_production_settings_are_secure_httponly_and_lax(web):
 @pytest.fixture(scope="module")
 def production_server(tmp_path_factory):
     """gunicorn with the production defaults: HTTPS redirect on, Secure cookies, HSTS."""
-    env = production_env(DJANGO_ALLOWED_HOSTS="127.0.0.1", WEB_CONCURRENCY="1")
+    root = tmp_path_factory.mktemp("static")
+    env = production_env(
+        DJANGO_ALLOWED_HOSTS="127.0.0.1", WEB_CONCURRENCY="1", DJANGO_STATIC_ROOT=str(root)
+    )
+    collected = run(["manage.py", "collectstatic", "--noinput"], env)
+    assert collected.returncode == 0, collected.stderr
     with gunicorn(env, tmp_path_factory.mktemp("production")) as server:
         yield server
 
