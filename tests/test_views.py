@@ -280,7 +280,12 @@ def test_a_finished_hand_lays_out_point_cards_and_shows_the_score_sheet():
     assert game.phase in ("hand_over", "game_over")
     assert 'class="score-sheet"' in html
     row = game.history[0]
-    assert re.search(r"<tr><th scope=\"row\">1</th>" + "".join(f"<td>{p}</td>" for p in row), html)
+    cells = "".join(
+        rf'<td><span class="points">{p}</span>[^<]*<span class="vh">[^<]*</span> '
+        rf'<span class="running">{p}</span></td>'
+        for p in row
+    )
+    assert re.search(r'<tr><th scope="row">1</th>' + cells, html)
     for seat in range(4):
         for code in game.taken(seat):
             if code[1] == "H" or code == "QS":
