@@ -1,4 +1,4 @@
-from game.engine import Game, SplitMix64, deal
+from game.engine import DECK, Game, SplitMix64, deal
 
 
 def test_splitmix64_matches_the_published_reference_sequence():
@@ -43,3 +43,31 @@ def test_deals_differ_by_hand_and_number_and_hold_every_card_once():
 
 
 PINNED_KEYED = [3, 19, 21, 38, 11, 16, 34, 34]
+
+
+def test_every_hand_of_a_game_is_the_deal_for_its_number_and_hand():
+    game = Game.new(617)
+    for hand_number in (1, 2, 3, 4, 5):
+        assert game.hand_number == hand_number
+        expected = [[DECK[i].code for i in cards] for cards in deal(617, hand_number)]
+        assert [game.hand(seat) for seat in range(4)] == expected
+        if game.phase == "passing":
+            for seat in range(4):
+                game.pass_cards(seat, game.hand(seat)[:3])
+        while game.phase == "playing":
+            game.play(game.turn, game.legal_plays(game.turn)[0])
+        game.next_hand()
+
+
+def test_the_same_number_and_the_same_moves_give_the_same_game():
+    games = [Game.new(1_000_000), Game.new(1_000_000)]
+    while games[0].phase != "game_over":
+        for game in games:
+            if game.phase == "passing":
+                for seat in range(4):
+                    game.pass_cards(seat, game.hand(seat)[-3:])
+            elif game.phase == "playing":
+                game.play(game.turn, game.legal_plays(game.turn)[-1])
+            else:
+                game.next_hand()
+        assert games[0].to_json() == games[1].to_json()

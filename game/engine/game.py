@@ -338,7 +338,8 @@ class Game:
             self._current = None
             self._finish_hand()
 
-    def _finish_hand(self) -> None:
+    def _hand_score(self) -> tuple[int, int, int, int]:
+        """The points of the 13 tricks played, the moon rule applied."""
         points = list(self.hand_points())
         if MOON in points:
             shooter = points.index(MOON)
@@ -346,7 +347,10 @@ class Game:
                 points = [-MOON if seat == shooter else 0 for seat in SEATS]
             else:
                 points = [0 if seat == shooter else MOON for seat in SEATS]
-        self.history.append(tuple(points))  # type: ignore[arg-type]
+        return tuple(points)  # type: ignore[return-value]
+
+    def _finish_hand(self) -> None:
+        self.history.append(self._hand_score())
         self.phase = "game_over" if max(self.totals) >= GAME_OVER_SCORE else "hand_over"
 
     def next_hand(self) -> None:
@@ -402,7 +406,7 @@ class Game:
         """Rebuild a game; raises ValueError on anything that is not a consistent game."""
         try:
             data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as error:
+        except (TypeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
             raise ValueError("not a saved game") from error
         return cls.from_dict(data)
 
@@ -417,6 +421,11 @@ class Game:
 
     @classmethod
     def _from_dict(cls, data: dict[str, Any]) -> Game:
+        def whole(value: Any) -> int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError("not a whole number")  # also refuses 1e999, NaN and "12"
+            return value
+
         def cards(text: str) -> list[int]:
             if not isinstance(text, str) or len(text) % 2:
                 raise ValueError("bad cards")
@@ -444,7 +453,7 @@ class Game:
         if tricks and len(tricks[-1][1]) < 4:
             game._current = tricks.pop()
         game._tricks = tricks
-        game.history = [tuple(int(p) for p in points) for points in data["s"]]  # type: ignore[misc]
+        game.history = [tuple(whole(p) for p in points) for points in data["s"]]  # type: ignore[misc]
         return game
 
     def _validate(self) -> None:
@@ -453,7 +462,11 @@ class Game:
 
         if not MIN_NUMBER <= self.number <= MAX_NUMBER:
             fail("number")
-        if not isinstance(self.hand_number, int) or self.hand_number < 1:
+        if (
+            isinstance(self.hand_number, bool)
+            or not isinstance(self.hand_number, int)
+            or self.hand_number < 1
+        ):
             fail("hand number")
         if self.phase not in ("passing", "playing", "hand_over", "game_over"):
             fail("phase")
@@ -497,6 +510,38 @@ class Game:
                 fail("game over")
         if any(len(p) not in (0, 3) for p in self._passed + self._received):
             fail("pass size")
+        if any(len(set(p)) != len(p) for p in self._passed + self._received):
+            fail("a card passed twice")  # would give a seat more than thirteen cards
+        if self.phase == "passing" or self.pass_direction == "keep":
+            if any(self._received) or (self.pass_direction == "keep" and any(self._passed)):
+                fail("nothing is received before the exchange or on a keep hand")
+        elif any(
+            len(self._passed[s]) != 3
+            or sorted(self._received[self.pass_target(s)]) != sorted(self._passed[s])  # type: ignore[index]
+            for s in SEATS
+        ):
+            fail("the exchange")
+        self._validate_history()
+
+    def _validate_history(self) -> None:
+        """One possible score per finished hand, and no hand dealt after the game was over."""
+        over = self.phase in ("hand_over", "game_over")
+        if len(self.history) != self.hand_number - (0 if over else 1):
+            raise ValueError("not a consistent game: history length")
+        moon = sorted((-MOON, 0, 0, 0) if self.moon_off_shooter else (0, MOON, MOON, MOON))
+        running = [0, 0, 0, 0]
+        for points in self.history:
+            if max(running) >= GAME_OVER_SCORE:
+                raise ValueError("not a consistent game: played on after the end")
+            if sorted(points) != moon and (
+                sum(points) != MOON or not all(0 <= p < MOON for p in points)
+            ):
+                raise ValueError("not a consistent game: not a hand's score")
+            running = [a + b for a, b in zip(running, points, strict=True)]
+        if not over and max(running) >= GAME_OVER_SCORE:
+            raise ValueError("not a consistent game: played on after the end")
+        if over and self.history[-1] != self._hand_score():
+            raise ValueError("not a consistent game: the score is not the tricks'")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_dict() == other.to_dict()

@@ -1,0 +1,112 @@
+"""Helpers shared by the engine tests: crafted positions in the ``to_dict()`` format.
+
+A position is written the way a person reads it: hands as space-separated codes, tricks as
+"leader card card card card". ``craft`` fills the one seat left out with every card not
+mentioned, appends the leader of the trick now on the table, and goes through
+``Game.from_dict`` so the engine's own consistency check vets every position a test uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from game.engine import Game, IllegalMove
+
+RANKS = "23456789TJQKA"
+ALL_CARDS = [rank + suit for suit in "CDSH" for rank in RANKS]
+
+
+def codes(text: str) -> list[str]:
+    """ "2C 3C" -> ["2C", "3C"]."""
+    return text.split()
+
+
+def suit(letter: str) -> str:
+    """All thirteen cards of a suit, "C" -> "2C 3C ... AC"."""
+    return " ".join(rank + letter for rank in RANKS)
+
+
+def winner_of(leader: int, cards: list[str]) -> int:
+    """The seat that takes a complete trick: highest card of the suit led (written out again
+    here rather than borrowed from the engine, so the two can disagree)."""
+    led = cards[0][1]
+    best = max((i for i in range(4) if cards[i][1] == led), key=lambda i: RANKS.index(cards[i][0]))
+    return (leader + best) % 4
+
+
+def position(
+    hands: dict[int, str],
+    tricks: tuple[str, ...] | list[str] = (),
+    *,
+    phase: str = "playing",
+    k: int = 4,
+    history: list[list[int]] | None = None,
+    moon_off_shooter: bool = False,
+    number: int = 617,
+    passed: list[str] | None = None,
+    received: list[str] | None = None,
+) -> dict[str, Any]:
+    """A dict in the ``to_dict()`` format. ``hands`` names the cards still held; at most one
+    seat may be left out and then holds the rest. Each trick is "L c1 c2 c3 c4" (L the
+    leader, up to four cards); when play goes on, the next leader is appended for you."""
+    parsed = []
+    for text in tricks:
+        leader, *cards = text.split()
+        parsed.append((int(leader), cards))
+    mentioned = [c for text in hands.values() for c in text.split()]
+    mentioned += [c for _, cards in parsed for c in cards]
+    missing = [seat for seat in range(4) if seat not in hands]
+    assert len(missing) <= 1, "leave out at most one seat"
+    full = {seat: text.split() for seat, text in hands.items()}
+    if missing:
+        full[missing[0]] = [c for c in ALL_CARDS if c not in mentioned]
+    if phase == "playing" and (not parsed or len(parsed[-1][1]) == 4):
+        if parsed:
+            parsed.append((winner_of(*parsed[-1]), []))
+        else:
+            parsed.append((next(s for s in range(4) if "2C" in full[s]), []))
+    if history is None:
+        history = [[7, 6, 7, 6]] * (k - 1)
+    return {
+        "v": 1,
+        "n": number,
+        "m": int(moon_off_shooter),
+        "k": k,
+        "p": phase,
+        "h": ["".join(sorted(full[s], key=ALL_CARDS.index)) for s in range(4)],
+        "x": passed or ["", "", "", ""],
+        "r": received or ["", "", "", ""],
+        "t": "".join(f"{leader}{''.join(cards)}" for leader, cards in parsed),
+        "s": history,
+    }
+
+
+def craft(*args: Any, **kwargs: Any) -> Game:
+    return Game.from_dict(position(*args, **kwargs))
+
+
+def refused(game: Game, message: str, action, *args: Any) -> None:
+    """The action raises IllegalMove with exactly ``message`` and changes nothing."""
+    before = game.to_json()
+    with pytest.raises(IllegalMove) as caught:
+        action(*args)
+    assert str(caught.value) == message
+    assert game.to_json() == before
+
+
+def play_all(game: Game, *plays: str) -> None:
+    """Play the codes in order, each by the seat whose turn it is."""
+    for code in plays:
+        game.play(game.turn, code)
+
+
+def play_out_hand(game: Game) -> None:
+    """Pass the lowest three cards (if passing) and play the first legal card until the hand
+    ends: deterministic, used to walk a real game forward."""
+    if game.phase == "passing":
+        for seat in range(4):
+            game.pass_cards(seat, game.hand(seat)[:3])
+    while game.phase == "playing":
+        game.play(game.turn, game.legal_plays(game.turn)[0])
