@@ -50,7 +50,7 @@ class TableCard:
 
 @dataclass
 class ScoreRow:
-    hand: int
+    hand: int | str
     points: list[int]
     totals: list[int]
 
@@ -204,8 +204,10 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
                     "cards": [{"code": c, "name": Card.parse(c).name} for c in cards],
                 }
             )
-    sheet, running = [], [0, 0, 0, 0]
-    for number, row in enumerate(game.history, start=1):
+    sheet, running = [], list(game.carried)
+    if game.carried_hands:
+        sheet.append(ScoreRow(f"1-{game.carried_hands}", list(game.carried), list(running)))
+    for number, row in enumerate(game.history, start=game.carried_hands + 1):
         running = [running[s] + row[s] for s in range(4)]
         sheet.append(ScoreRow(number, list(row), list(running)))
     totals = list(game.totals)

@@ -23,6 +23,7 @@ GAME_OVER_SCORE = 100
 MOON = 26
 HEARTS = SUITS.index("H")
 JSON_VERSION = 1
+HISTORY_ROWS = 40
 
 
 class CompletedTrick(NamedTuple):
@@ -81,6 +82,8 @@ class Game:
         "_tricks",
         "_current",
         "history",
+        "carried",
+        "carried_hands",
     )
 
     def __init__(self) -> None:
@@ -94,6 +97,10 @@ class Game:
         self._tricks: list[tuple[int, list[int]]] = []  # completed: (leader, four cards)
         self._current: tuple[int, list[int]] | None = None  # the trick on the table
         self.history: list[tuple[int, int, int, int]] = []
+        # Hands beyond HISTORY_ROWS are folded into one carried row, so that the saved game
+        # stays small even in a variant game that never ends (moons lower the totals).
+        self.carried: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self.carried_hands = 0
 
     # ---- starting -------------------------------------------------------------------------
 
@@ -205,7 +212,9 @@ class Game:
 
     @property
     def totals(self) -> tuple[int, int, int, int]:
-        return tuple(sum(hand[seat] for hand in self.history) for seat in SEATS)  # type: ignore[return-value]
+        return tuple(
+            self.carried[seat] + sum(hand[seat] for hand in self.history) for seat in SEATS
+        )  # type: ignore[return-value]
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -351,7 +360,14 @@ class Game:
 
     def _finish_hand(self) -> None:
         self.history.append(self._hand_score())
+        self._fold_history()
         self.phase = "game_over" if max(self.totals) >= GAME_OVER_SCORE else "hand_over"
+
+    def _fold_history(self) -> None:
+        while len(self.history) > HISTORY_ROWS:
+            oldest = self.history.pop(0)
+            self.carried = tuple(a + b for a, b in zip(self.carried, oldest, strict=True))  # type: ignore[assignment]
+            self.carried_hands += 1
 
     def next_hand(self) -> None:
         if self.phase != "hand_over":
@@ -376,6 +392,8 @@ class Game:
             None if self._current is None else (self._current[0], list(self._current[1]))
         )
         other.history = list(self.history)
+        other.carried = self.carried
+        other.carried_hands = self.carried_hands
         return other
 
     def to_dict(self) -> dict[str, Any]:
@@ -396,6 +414,7 @@ class Game:
             "r": [text(cards) for cards in self._received],
             "t": tricks,
             "s": [list(points) for points in self.history],
+            **({"c": [*self.carried, self.carried_hands]} if self.carried_hands else {}),
         }
 
     def to_json(self) -> str:
@@ -454,6 +473,12 @@ class Game:
             game._current = tricks.pop()
         game._tricks = tricks
         game.history = [tuple(whole(p) for p in points) for points in data["s"]]  # type: ignore[misc]
+        if "c" in data:
+            carried = [whole(p) for p in data["c"]]
+            if len(carried) != 5 or carried[4] < 1:
+                raise ValueError("bad carried scores")
+            game.carried = tuple(carried[:4])  # type: ignore[assignment]
+            game.carried_hands = carried[4]
         return game
 
     def _validate(self) -> None:
@@ -526,10 +551,12 @@ class Game:
     def _validate_history(self) -> None:
         """One possible score per finished hand, and no hand dealt after the game was over."""
         over = self.phase in ("hand_over", "game_over")
-        if len(self.history) != self.hand_number - (0 if over else 1):
+        if self.carried_hands and len(self.history) != HISTORY_ROWS:
+            raise ValueError("not a consistent game: carried scores")
+        if self.carried_hands + len(self.history) != self.hand_number - (0 if over else 1):
             raise ValueError("not a consistent game: history length")
         moon = sorted((-MOON, 0, 0, 0) if self.moon_off_shooter else (0, MOON, MOON, MOON))
-        running = [0, 0, 0, 0]
+        running = list(self.carried)
         for points in self.history:
             if max(running) >= GAME_OVER_SCORE:
                 raise ValueError("not a consistent game: played on after the end")
