@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRefresh, retarget
+from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 
 from game import __version__, actions, table
 from game.engine import IllegalMove, check_number
@@ -43,6 +43,13 @@ def closing(response: HttpResponse, request: HttpRequest) -> HttpResponse:
     """After a dialog's form did its work: htmx also empties the dialog container."""
     if request.htmx and response.status_code == 200:
         response.content += CLOSE_DIALOGS.encode()
+    return response
+
+
+def into_dialogs(response: HttpResponse, request: HttpRequest) -> HttpResponse:
+    """A form that aimed at the table was refused: its dialog comes back, with the reason."""
+    if request.htmx:
+        response = reswap(retarget(response, "#dialogs"), "innerHTML")
     return response
 
 
@@ -86,7 +93,7 @@ def select_game(request: HttpRequest) -> HttpResponse:
     except IllegalMove as refusal:
         context.update(number=sent[:20], message=str(refusal))
         response = dialog(request, "select_game", context, state)
-        return retarget(response, "#dialogs") if request.htmx else response
+        return into_dialogs(response, request)
     response = act(request, lambda state, clock: actions.start_game(state, number, clock))
     return closing(response, request)
 
@@ -136,7 +143,7 @@ def options(request: HttpRequest) -> HttpResponse:
     if message:
         context.update(form=form, message=message)
         response = dialog(request, "options", context, state)
-        return retarget(response, "#dialogs") if request.htmx else response
+        return into_dialogs(response, request)
     state.options = form
     save(request.session, state)
     if request.htmx:
