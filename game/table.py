@@ -54,6 +54,10 @@ class ScoreRow:
     points: list[int]
     totals: list[int]
 
+    @property
+    def cells(self) -> list[tuple[int, int]]:
+        return list(zip(self.points, self.totals, strict=True))
+
 
 @dataclass
 class TableView:

@@ -37,12 +37,16 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.staticfiles",
+    "csp",
     "django_htmx",
     "game",
 ]
 
+# The header middleware sit above WhiteNoise so that static files carry the same headers as pages.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "hearts_site.middleware.CrossOriginResourcePolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -78,6 +82,52 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+# The token reaches the pages through {% csrf_token %} (and hx-headers), never through JavaScript
+# reading the cookie, so the CSRF cookie can be HttpOnly too.
+CSRF_COOKIE_HTTPONLY = True
+
+# --- HTTPS and security headers -------------------------------------------------------------
+# The platform's router ends TLS and tells us the original scheme in X-Forwarded-Proto. Django
+# reads that header only through this setting; a client talking to an instance directly can at
+# most spoof "https" for itself, which only spares it the redirect.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# On by default in production; "0" for a production-like run on plain http://127.0.0.1.
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+# The platform's health check reaches an instance over plain HTTP, past the router: no redirect.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# Cookies marked Secure are never sent over plain HTTP, so a production-like run on loopback sets
+# DJANGO_SECURE_COOKIES=0 as well; on the real internet leave it alone.
+SECURE_COOKIES = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+# HSTS is sent on HTTPS responses only (Django checks request.is_secure()). A smaller value, such
+# as 300, is the careful first step for a new domain; 0 turns it off.
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("DJANGO_SECURE_HSTS_SECONDS") or (0 if DEBUG else 60 * 60 * 24 * 365)
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+CROSS_ORIGIN_RESOURCE_POLICY = "same-origin"  # sent by hearts_site.middleware
+
+# Only what the pages need, all from this origin: no inline script or style, no eval. htmx 2 is
+# told by its htmx-config meta tag not to inject its indicator styles and not to eval.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'none'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'none'"],
+    },
+}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -85,8 +135,11 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+# static/ is optional: a checkout without it still passes "check --deploy" (staticfiles.W004).
+STATICFILES_DIRS = [path for path in [BASE_DIR / "static"] if path.is_dir()]
+# In production WhiteNoise serves the files collectstatic wrote: names carry a content hash (served
+# with a ten-year, immutable Cache-Control) and each has a Brotli and a gzip twin.
 STORAGES = {
     "staticfiles": {
         "BACKEND": (
@@ -96,10 +149,22 @@ STORAGES = {
         ),
     },
 }
+# WhiteNoise follows the environment's DEBUG rather than the test runner's (which forces DEBUG off):
+# in development and in tests it serves the source files through the finders, with no
+# collectstatic; in production only what collectstatic wrote. (Its defaults, but fixed here.)
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG
 
+# Everything to standard output, where the platform collects it (gunicorn.conf.py does the same).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout"},
+        "null": {"class": "logging.NullHandler"},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    # The internet sends requests for other hosts all day: the 400 in gunicorn's access log is
+    # enough, without a traceback for each.
+    "loggers": {"django.security.DisallowedHost": {"handlers": ["null"], "propagate": False}},
 }

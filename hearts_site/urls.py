@@ -1,5 +1,8 @@
 from django.urls import include, path
 
+from hearts_site.health import healthz
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("", include("game.urls")),
 ]

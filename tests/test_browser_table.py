@@ -1,0 +1,174 @@
+"""A person at the table: Debian's Chromium driven by Playwright against a live server."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+STATUS = "#status .status-line"
+LIT = '#table .hand .card:not([aria-disabled="true"])'
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "reduced_motion": "reduce"}
+
+
+def seq(page: Page) -> str:
+    return page.locator("#table").get_attribute("data-seq")
+
+
+def act(page: Page, locator) -> None:
+    """Click and wait until the server has answered with a new table."""
+    before = seq(page)
+    locator.click(position={"x": 6, "y": 24})
+    page.wait_for_function(
+        f"() => {{ const t = document.querySelector('#table');"
+        f" return t && t.dataset.seq !== '{before}'; }}"
+    )
+
+
+def click_button(page: Page, name: str) -> None:
+    before = seq(page)
+    page.get_by_role("button", name=name, exact=True).click()
+    page.wait_for_function(
+        f"() => {{ const t = document.querySelector('#table');"
+        f" return t && t.dataset.seq !== '{before}'; }}"
+    )
+
+
+def give_name(page: Page, url: str, name: str = "Ada") -> None:
+    page.goto(url)
+    expect(page.get_by_text("Welcome to the Microsoft Hearts Network.")).to_be_visible()
+    page.get_by_label("What is your name?").fill(name)
+    page.get_by_role("button", name="OK").click()
+    expect(page.locator(STATUS)).to_contain_text("Select three cards to pass to Pauline.")
+
+
+def pass_three(page: Page) -> None:
+    button = page.locator("#pass-button")
+    expect(button).to_be_disabled()
+    for i in range(3):
+        act(page, page.locator("#table .hand .card").nth(i))
+    expect(page.locator("#table .hand .card.raised")).to_have_count(3)
+    expect(button).to_be_enabled()
+    click_button(page, button.inner_text())
+    expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
+    expect(page.locator("#table .hand .card.raised")).to_have_count(3)
+    click_button(page, "OK")
+
+
+def play_hand(page: Page) -> None:
+    while page.locator(LIT).count() and not page.locator("dialog.sheet").count():
+        act(page, page.locator(LIT).first)
+
+
+def test_a_whole_game_by_clicking_from_the_name_prompt_to_the_final_sheet(page: Page, live_server):
+    give_name(page, live_server.url)
+    hands = 0
+    while True:
+        if page.locator("#pass-button").count():
+            pass_three(page)
+        expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+        play_hand(page)
+        hands += 1
+        sheet = page.locator("dialog.sheet")
+        expect(sheet).to_be_visible()
+        expect(sheet.locator("tbody tr")).to_have_count(hands)
+        expect(sheet.locator("td.leader, td.winner").first).to_be_visible()
+        if page.locator(".result").count():
+            break
+        click_button(page, "OK")
+        assert hands < 40
+    result = page.locator(".result").inner_text()
+    assert result == "You won!" or result.endswith("won.") or "tied" in result
+    expect(page.locator("td.winner").first).to_have_css("color", "rgb(127, 0, 0)")
+    click_button(page, "OK")
+    expect(page.locator(STATUS)).to_contain_text("Select three cards to pass to Pauline.")
+
+
+def test_a_dimmed_card_is_refused_with_the_rules_sentence(page: Page, live_server):
+    give_name(page, live_server.url)
+    pass_three(page)
+    dimmed = page.locator('#table .hand .card[aria-disabled="true"]')
+    if not dimmed.count():
+        act(page, page.locator(LIT).first)
+    dimmed = page.locator('#table .hand .card[aria-disabled="true"]')
+    assert dimmed.count(), "a hand with a suit to follow"
+    hand_before = page.locator("#table .hand").inner_html()
+    dimmed.first.click(position={"x": 6, "y": 24}, force=True)
+    expect(page.locator("#status .refusal")).to_be_visible()
+    text = page.locator("#status .refusal").inner_text()
+    assert text.startswith("You must") or "first trick" in text or "Hearts have not" in text
+    assert page.locator("#table .hand").inner_html().count("<button") == hand_before.count(
+        "<button"
+    )
+
+
+def test_one_full_hand_with_javascript_turned_off(browser, live_server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    give_name(page, live_server.url, "Nojs")
+    for i in range(3):
+        page.locator("#table .hand .card").nth(i).click(position={"x": 6, "y": 24})
+        expect(page.locator("#table .hand .card.raised")).to_have_count(i + 1)
+    page.get_by_role("button", name="Pass Left").click()
+    expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
+    page.get_by_role("button", name="OK").click()
+    while not page.locator("dialog.sheet").count():
+        expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+        page.locator(LIT).first.click(position={"x": 6, "y": 24})
+    expect(page.locator("dialog.sheet tbody tr")).to_have_count(1)
+    page.get_by_role("button", name="OK").click()
+    expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Ben.")
+    context.close()
+
+
+def test_a_reload_in_the_middle_of_a_trick_comes_back_exactly(page: Page, live_server):
+    give_name(page, live_server.url)
+    pass_three(page)
+    act(page, page.locator(LIT).first)
+    table = page.locator("#table .center").inner_html()
+    hand = page.locator("#table .hand").inner_html()
+    title = page.title()
+    page.reload()
+    assert page.title() == title
+    assert page.locator("#table .center").inner_html() == table
+    assert page.locator("#table .hand").inner_html().replace(" ", "") == hand.replace(" ", "")
+
+
+def test_cards_are_buttons_named_in_english_and_the_status_is_live(page: Page, live_server):
+    give_name(page, live_server.url)
+    cards = page.locator("#table .hand .card")
+    expect(cards).to_have_count(13)
+    names = [cards.nth(i).get_attribute("value") for i in range(13)]
+    assert names == sorted(names, key=lambda c: ("CDSH".index(c[1]), "23456789TJQKA".index(c[0])))
+    expect(page.get_by_role("button", name="two of clubs").or_(cards.first)).to_be_visible()
+    first_name = cards.first.inner_text()
+    assert " of " in first_name
+    expect(page.locator("#status")).to_have_attribute("aria-live", "polite")
+    cards.first.focus()
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.value")
+    assert focused == names[1]
+    page.keyboard.press("Enter")
+    expect(page.locator("#table .hand .card.raised")).to_have_count(1)
+
+
+@pytest.mark.parametrize("size", [(375, 667), (1920, 1080)])
+def test_the_table_fits_without_scrolling(browser, live_server, size):
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    give_name(page, live_server.url)
+    scroll = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    )
+    assert scroll[0] <= width and scroll[1] <= height
+    for i in range(13):
+        box = page.locator("#table .hand .card").nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height
+    status = page.locator("#status").bounding_box()
+    assert status["y"] + status["height"] <= height
+    context.close()
