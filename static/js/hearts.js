@@ -383,8 +383,8 @@
       auto.focus();
     } else if (lastIndex !== null) {
       focusCard(lastIndex);
-    } else if (!document.activeElement || document.activeElement === document.body) {
-      restoreFocus();
+    } else if (opener && (!document.activeElement || document.activeElement === document.body)) {
+      restoreFocus(); // a dialog's form (Select Game, a link's game) replaced the table
     }
     lastIndex = null;
   });
