@@ -258,9 +258,10 @@
       syncHash();
       return;
     }
-    if (match[1] === currentNumber() || !window.htmx) return;
+    var number = String(parseInt(match[1], 10));
+    if (number === currentNumber() || !window.htmx) return;
     opener = document.activeElement;
-    htmx.ajax("GET", "/game/" + match[1] + "/", { target: "#dialogs", swap: "innerHTML" });
+    htmx.ajax("GET", "/game/" + number + "/", { target: "#dialogs", swap: "innerHTML" });
   }
 
   window.addEventListener("hashchange", followHash);
