@@ -1,0 +1,3 @@
+"""Hearts, the classic card game, as a web site."""
+
+__version__ = "1.0.0"

@@ -149,3 +149,60 @@ def advance(state: PlayerState, clock: Clock) -> None:
         state.stats.record(won=HUMAN in game.winners, score=totals[HUMAN])
         state.stats.moons += moons_by_human(game)
         state.recorded = True
+
+
+# -- our additions: undo, hint, numbered games -------------------------------------------------
+
+
+def in_progress(state: PlayerState) -> bool:
+    """Whether leaving this game now would count it as played and lost."""
+    game = state.game
+    if game is None or state.recorded or game.phase == "game_over":
+        return False
+    return game.hand_number > 1 or plays_so_far(game) > 0 or game.has_passed(HUMAN)
+
+
+def undo(state: PlayerState, clock: Clock) -> None:
+    """Take back your last card while it is still on the table; the computers then decide
+    afresh, which the game number makes the same as before for the same card."""
+    game = require_game(state)
+    before = _undoable(state, game)
+    if before is None:
+        raise IllegalMove("There is no card of yours on the table to take back.")
+    state.game = before
+    state.undo = None
+    state.fresh_from = plays_so_far(before)
+    state.seq += 1
+
+
+def _undoable(state: PlayerState, game: Game) -> Game | None:
+    if state.undo is None or game.phase != "playing" or state.awaiting_ok:
+        return None
+    try:
+        before = Game.from_dict(state.undo)
+    except ValueError:
+        return None
+    same_hand = (
+        before.number == game.number
+        and before.hand_number == game.hand_number
+        and before.phase == "playing"
+        and before.turn == HUMAN
+    )
+    # your card went into the trick that was current before it: still the current trick or,
+    # once the computers finished it, the last completed one (it stays shown on the table)
+    if not same_hand or before.tricks_played < game.tricks_played - 1:
+        return None
+    return before
+
+
+def hint(state: PlayerState, clock: Clock) -> list[str]:
+    """The cards the computer player would choose in your seat; nothing is played."""
+    game = require_game(state)
+    if game.phase == "passing" and not game.has_passed(HUMAN):
+        chosen = set(clock.think(players.choose_pass, game.copy(), HUMAN))
+        return [code for code in game.hand(HUMAN) if code in chosen]
+    if game.phase == "playing" and not state.awaiting_ok and game.turn == HUMAN:
+        return [clock.think(players.choose_play, game.copy(), HUMAN)]
+    if state.awaiting_ok:
+        raise IllegalMove("Press OK to accept cards.")
+    raise IllegalMove("There is nothing to choose now, so there is no hint.")

@@ -218,6 +218,8 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     )
 
     status, result = status_line(state, game, names), ""
+    if hint:
+        status = hint_sentence(game, hint)
     if game.phase == "game_over":
         result = "You won!" if 0 in winners else won_sentence(names, winners)
     return TableView(
@@ -245,6 +247,14 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
         end_tick=end_tick,
         result=result,
     )
+
+
+def hint_sentence(game: Game, hint: list[str]) -> str:
+    """Our addition: what the hint points out, for the status bar (and a screen reader)."""
+    names = [f"the {Card.parse(code).name}" for code in hint]
+    if game.phase == "passing" and len(names) > 1:
+        return f"Hint: pass {', '.join(names[:-1])} and {names[-1]}."
+    return f"Hint: play {names[0]}."
 
 
 def won_sentence(names: list[str], winners: list[int]) -> str:

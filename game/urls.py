@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game import views
+from game import menus, views
 
 app_name = "game"
 urlpatterns = [
@@ -12,4 +12,17 @@ urlpatterns = [
     path("play", views.play_card, name="play"),
     path("next", views.next_hand, name="next"),
     path("new", views.new_game, name="new"),
+    # issue 5: the menus, their dialogs (each also a page of its own) and our additions
+    path("help", menus.help_contents, name="help"),
+    path("quote", menus.quote, name="quote"),
+    path("about", menus.about, name="about"),
+    path("score", menus.score, name="score"),
+    path("options", menus.options, name="options"),
+    path("stats", menus.stats, name="stats"),
+    path("stats/reset", menus.stats_reset, name="stats_reset"),
+    path("select-game", menus.select_game, name="select_game"),
+    path("game/<str:number>/", menus.open_game, name="open_game"),
+    path("undo", menus.undo, name="undo"),
+    path("hint", menus.hint, name="hint"),
+    path("exit", menus.exit_page, name="exit"),
 ]

@@ -41,7 +41,17 @@ def load_state(request: HttpRequest, timing: Timing) -> PlayerState:
     return state
 
 
-def render_table(request: HttpRequest, state: PlayerState, timing: Timing, message: str = ""):
+def render_table(
+    request: HttpRequest,
+    state: PlayerState,
+    timing: Timing,
+    message: str = "",
+    *,
+    hint: list[str] | None = None,
+    dialog: str = "",
+    extra: dict | None = None,
+):
+    """The table: the fragment for htmx, else the whole page, with a dialog over it if any."""
     start = time.perf_counter()
     if not state.options.name:
         context = {"state": state, "message": message}
@@ -50,7 +60,7 @@ def render_table(request: HttpRequest, state: PlayerState, timing: Timing, messa
         if state.game is None:
             actions.start_game(state, new_number(), timing.clock)
             save(request.session, state)
-        view = table.build(state)
+        view = table.build(state, hint=hint)
         context = {"state": state, "view": view, "message": message, "options": state.options}
         template = f"game/{view.phase}.html"
     if state.notice:
@@ -59,6 +69,8 @@ def render_table(request: HttpRequest, state: PlayerState, timing: Timing, messa
         save(request.session, state)
     context["seq"] = state.seq
     context["template"] = template
+    context["dialog"] = dialog
+    context.update(extra or {})
     page = "game/table.html" if request.htmx else "game/page.html"
     response = render(request, page, context)
     timing.mark("render", start)

@@ -1,51 +1,395 @@
-// Hearts: keyboard help for the table. Everything also works without this script.
+// Hearts: the keyboard, the menus, the dialogs, links to numbered games and the little desktop.
+// Everything also works without this script: each menu item is a link or a form of its own.
 (function () {
   "use strict";
 
+  var root = document.documentElement;
+  root.classList.add("js");
+
+  function $(selector) {
+    return document.querySelector(selector);
+  }
+
+  function all(selector, within) {
+    return Array.prototype.slice.call((within || document).querySelectorAll(selector));
+  }
+
+  // ---- your cards ---------------------------------------------------------------------------
+
   function handCards() {
-    return Array.prototype.slice.call(document.querySelectorAll("#table .hand .card"));
+    return all("#table .hand .card");
   }
 
   function focusCard(index) {
     var cards = handCards();
-    if (!cards.length) return;
+    if (!cards.length) return false;
     index = Math.max(0, Math.min(cards.length - 1, index));
     cards[index].focus();
+    return true;
   }
 
   var lastIndex = null;
 
-  document.addEventListener("keydown", function (event) {
+  // ---- the menus (the WAI-ARIA menubar pattern) --------------------------------------------
+
+  var tops = all(".menubar .menu-title");
+  var focusBeforeMenu = null;
+
+  function menuOf(top) {
+    return document.getElementById(top.getAttribute("aria-controls"));
+  }
+
+  function itemsOf(top) {
+    return all('[role="menuitem"]', menuOf(top));
+  }
+
+  function openTop() {
+    for (var i = 0; i < tops.length; i++) {
+      if (tops[i].getAttribute("aria-expanded") === "true") return tops[i];
+    }
+    return null;
+  }
+
+  function rememberFocus() {
+    var active = document.activeElement;
+    if (active && active.closest(".menubar")) return;
+    focusBeforeMenu = active && active !== document.body ? active : null;
+  }
+
+  function openMenu(top, where) {
+    rememberFocus();
+    tops.forEach(function (other) {
+      var isThis = other === top;
+      other.setAttribute("aria-expanded", isThis ? "true" : "false");
+      other.tabIndex = isThis ? 0 : -1;
+      menuOf(other).classList.toggle("open", isThis);
+    });
+    var items = itemsOf(top);
+    if (where === "first" && items.length) items[0].focus();
+    else if (where === "last" && items.length) items[items.length - 1].focus();
+    else top.focus();
+  }
+
+  function closeMenus(focusTop) {
+    var open = openTop();
+    tops.forEach(function (top) {
+      top.setAttribute("aria-expanded", "false");
+      menuOf(top).classList.remove("open");
+    });
+    if (open && focusTop) open.focus();
+  }
+
+  function moveTop(from, step) {
+    var index = (tops.indexOf(from) + step + tops.length) % tops.length;
+    return tops[index];
+  }
+
+  tops.forEach(function (top, index) {
+    top.tabIndex = index === 0 ? 0 : -1;
+    itemsOf(top).forEach(function (item) {
+      item.tabIndex = -1;
+    });
+    top.addEventListener("click", function () {
+      if (top.getAttribute("aria-expanded") === "true") closeMenus(true);
+      else openMenu(top, "first");
+    });
+  });
+
+  function menuKeys(event) {
     var target = event.target;
-    var cards = handCards();
-    var at = cards.indexOf(target);
-    if (at >= 0 && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
-      event.preventDefault();
-      focusCard(at + (event.key === "ArrowLeft" ? -1 : 1));
+    var top = target.closest(".menu-title");
+    var key = event.key;
+    if (top) {
+      if (key === "ArrowRight" || key === "ArrowLeft") {
+        var next = moveTop(top, key === "ArrowRight" ? 1 : -1);
+        if (openTop()) openMenu(next, "first");
+        else {
+          top.tabIndex = -1;
+          next.tabIndex = 0;
+          next.focus();
+        }
+      } else if (key === "ArrowDown" || key === "Enter" || key === " ") {
+        openMenu(top, "first");
+      } else if (key === "ArrowUp") {
+        openMenu(top, "last");
+      } else if (key === "Escape") {
+        closeMenus(true);
+      } else {
+        return false;
+      }
+      return true;
+    }
+    var menu = target.closest('[role="menu"]');
+    if (!menu) return false;
+    var owner = document.getElementById(menu.getAttribute("aria-labelledby"));
+    var items = itemsOf(owner);
+    var at = items.indexOf(target);
+    if (key === "ArrowDown" || key === "ArrowUp") {
+      items[(at + (key === "ArrowDown" ? 1 : -1) + items.length) % items.length].focus();
+    } else if (key === "Home" || key === "End") {
+      items[key === "Home" ? 0 : items.length - 1].focus();
+    } else if (key === "ArrowRight" || key === "ArrowLeft") {
+      openMenu(moveTop(owner, key === "ArrowRight" ? 1 : -1), "first");
+    } else if (key === "Escape") {
+      closeMenus(true);
+    } else if (key === " " && target.tagName === "A") {
+      target.click();
+    } else if (key === "Tab") {
+      closeMenus(false);
+      return false;
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  document.addEventListener("click", function (event) {
+    var item = event.target.closest('.menu [role="menuitem"]');
+    if (item) {
+      if (!opener) opener = focusBeforeMenu;
+      closeMenus(false);
+      // the item's own work (htmx, a form, exit) goes on; focus comes back afterwards
       return;
     }
-    if (event.key === "Enter" && at < 0 && !/^(INPUT|BUTTON|TEXTAREA|SELECT|A)$/.test(target.tagName)) {
-      var push = document.querySelector("#table dialog[open] .push, #table .push:not([disabled])");
-      if (push) {
-        event.preventDefault();
-        push.click();
+    if (openTop() && !event.target.closest(".menubar")) closeMenus(false);
+  });
+
+  // ---- dialogs ------------------------------------------------------------------------------
+
+  var opener = null;
+
+  function openDialog() {
+    return $("#dialogs dialog[open]");
+  }
+
+  function restoreFocus() {
+    var back = opener || focusBeforeMenu;
+    opener = null;
+    if (back && document.contains(back) && !back.closest(".menu")) {
+      back.focus();
+    } else if (!focusCard(0)) {
+      if (tops.length) tops[0].focus();
+    }
+  }
+
+  function showDialogs() {
+    all("#dialogs dialog.modal-dialog").forEach(function (dialog) {
+      if (dialog.dataset.ask === "no") {
+        // opening a numbered game loses nothing here: start it without asking
+        var form = dialog.querySelector("form");
+        if (form && !dialog.dataset.sent) {
+          dialog.dataset.sent = "1";
+          form.requestSubmit();
+        }
+        return;
       }
+      if (dialog.matches(":modal")) return;
+      if (dialog.open) dialog.close(); // a dialog's own page loaded with JavaScript on
+      dialog.showModal();
+    });
+  }
+
+  document.addEventListener(
+    "close",
+    function (event) {
+      var dialog = event.target;
+      if (!dialog.matches || !dialog.matches("#dialogs dialog")) return;
+      dialog.remove();
+      if (location.pathname !== "/") history.replaceState(null, "", "/" + location.hash);
+      syncHash();
+      restoreFocus();
+    },
+    true
+  );
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var dialog = form.closest("#dialogs dialog");
+    if (dialog && form.classList.contains("dialog-close")) {
+      event.preventDefault();
+      dialog.close();
     }
   });
 
-  document.addEventListener("htmx:beforeRequest", function (event) {
+  document.addEventListener("click", function (event) {
+    var cancel = event.target.closest("#dialogs .dialog-cancel");
+    if (cancel) {
+      event.preventDefault();
+      cancel.closest("dialog").close();
+    }
+  });
+
+  function trapTab(event, dialog) {
+    var focusable = all("a[href], button:not([disabled]), input:not([disabled]), [tabindex='0']", dialog).filter(
+      function (el) {
+        return el.offsetParent !== null || el === document.activeElement;
+      }
+    );
+    if (!focusable.length) return;
+    var first = focusable[0];
+    var last = focusable[focusable.length - 1];
+    if (event.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (document.activeElement === last || !dialog.contains(document.activeElement))) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  // ---- numbered games: /#617 -----------------------------------------------------------------
+
+  function currentNumber() {
+    var title = $("#title");
+    var match = title && /#(\d+)/.exec(title.textContent);
+    return match ? match[1] : null;
+  }
+
+  function syncHash() {
+    var number = currentNumber();
+    if (!number || $("#dialog-open-game")) return;
+    var want = "#" + number;
+    if (location.hash !== want || location.pathname !== "/") history.replaceState(null, "", "/" + want);
+  }
+
+  function followHash() {
+    var match = /^#(\d+)$/.exec(location.hash);
+    if (!match) {
+      syncHash();
+      return;
+    }
+    var number = String(parseInt(match[1], 10));
+    if (number === currentNumber() || !window.htmx) return;
+    opener = document.activeElement;
+    htmx.ajax("GET", "/game/" + number + "/", { target: "#dialogs", swap: "innerHTML" });
+  }
+
+  window.addEventListener("hashchange", followHash);
+
+  // ---- exit to the desktop and back -------------------------------------------------------------
+
+  var windowEl = $("#window");
+  var icon = $("#desktop-icon");
+
+  function exitToDesktop() {
+    if (!windowEl || !icon) return;
+    closeMenus(false);
+    windowEl.hidden = true;
+    icon.hidden = false;
+    icon.focus();
+  }
+
+  function reopen() {
+    icon.hidden = true;
+    windowEl.hidden = false;
+    restoreFocus();
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("#menu-exit") && icon) {
+      event.preventDefault();
+      exitToDesktop();
+    }
+  });
+
+  if (icon && windowEl) {
+    icon.addEventListener("click", function (event) {
+      event.preventDefault();
+      if (event.detail === 0) reopen(); // Enter on the icon
+      else icon.focus(); // one click selects it, as on a desktop
+    });
+    icon.addEventListener("dblclick", function (event) {
+      event.preventDefault();
+      reopen();
+    });
+  }
+
+  // ---- the keyboard -------------------------------------------------------------------------------
+
+  function typing(target) {
+    return /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable;
+  }
+
+  function press(key) {
+    var item = document.querySelector('[data-key="' + key + '"]');
+    if (!item) return false;
+    opener = document.activeElement && !document.activeElement.closest(".menubar") ? document.activeElement : focusBeforeMenu;
+    closeMenus(false);
+    item.click();
+    return true;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented) return;
+    var target = event.target;
+    var key = event.key;
+    if (windowEl && windowEl.hidden) return; // on the desktop the browser's keys are its own
+    var dialog = openDialog();
+    if (dialog) {
+      if (key === "Tab") trapTab(event, dialog);
+      return; // Esc, Enter and the buttons are the dialog's own
+    }
+    if (target.closest && target.closest(".menubar") && menuKeys(event)) {
+      event.preventDefault();
+      return;
+    }
+    var plain = !event.ctrlKey && !event.metaKey && !event.altKey;
+    var handled = false;
+    if (event.altKey && !event.ctrlKey && !event.metaKey && (event.code === "KeyG" || event.code === "KeyH")) {
+      var top = document.getElementById(event.code === "KeyG" ? "menu-game-button" : "menu-help-button");
+      if (top) {
+        openMenu(top, "first");
+        handled = true;
+      }
+    } else if (plain && !event.shiftKey && /^F[1-5]$/.test(key)) {
+      handled = press(key);
+    } else if ((event.ctrlKey || event.metaKey) && !event.altKey && event.code === "KeyZ" && !typing(target)) {
+      handled = press("Ctrl+z");
+    } else if (plain && event.code === "KeyH" && !typing(target)) {
+      handled = press("h");
+    } else if (key === "Escape" && openTop()) {
+      closeMenus(true);
+      handled = true;
+    } else {
+      var cards = handCards();
+      var at = cards.indexOf(target);
+      if (at >= 0 && (key === "ArrowLeft" || key === "ArrowRight")) {
+        focusCard(at + (key === "ArrowLeft" ? -1 : 1));
+        handled = true;
+      } else if (key === "Enter" && at < 0 && !/^(INPUT|BUTTON|TEXTAREA|SELECT|A)$/.test(target.tagName)) {
+        var push = document.querySelector("#table dialog[open] .push, #table .push:not([disabled])");
+        if (push) {
+          push.click();
+          handled = true;
+        }
+      }
+    }
+    if (handled) event.preventDefault();
+  });
+
+  // ---- htmx ---------------------------------------------------------------------------------------
+
+  document.addEventListener("htmx:beforeRequest", function () {
     var cards = handCards();
     var at = cards.indexOf(document.activeElement);
     lastIndex = at >= 0 ? at : null;
   });
 
   document.addEventListener("htmx:afterSettle", function () {
+    showDialogs();
+    if (openDialog()) return;
+    syncHash();
     var auto = document.querySelector("#table dialog[open] [autofocus]");
     if (auto) {
       auto.focus();
     } else if (lastIndex !== null) {
       focusCard(lastIndex);
+    } else if (opener && (!document.activeElement || document.activeElement === document.body)) {
+      restoreFocus(); // a dialog's form (Select Game, a link's game) replaced the table
     }
     lastIndex = null;
   });
+
+  showDialogs();
+  followHash();
 })();
