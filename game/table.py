@@ -82,6 +82,7 @@ class TableView:
     show_sheet: bool
     status: str
     announcements: list[str] = field(default_factory=list)
+    waits: list[tuple[str, int, int]] = field(default_factory=list)
     end_tick: int = 0  # when the animation is over: the sheet and laid-out cards appear then
     result: str = ""
 
@@ -113,11 +114,17 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     last = game.last_trick
     last_start = (game.tricks_played - 1) * 4
     show_last = last is not None and any(last_start <= p[0] < last_start + 4 for p in fresh)
+    waits: list[tuple[str, int, int]] = []  # "Waiting for Ben to move..." from, until
+    shown_until = 0
     for index, seat, code in fresh:
         if show_last and index >= last_start + 4 and gather_tick is None:
             gather_tick = tick - STEP + PAUSE
             tick = gather_tick + GATHER + STEP
+            shown_until = gather_tick + GATHER
         ticks[index] = tick
+        if seat != 0 and tick > shown_until:
+            waits.append((names[seat], clamp(shown_until), clamp(tick)))
+        shown_until = tick
         verb = "play" if seat == 0 else "plays"
         announcements.append(f"{subject(names, seat)} {verb} the {Card.parse(code).name}.")
         if show_last and index == last_start + 3:
@@ -129,29 +136,18 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     if show_last and gather_tick is None:
         gather_tick = tick - STEP + PAUSE
         tick = gather_tick + GATHER
+
+    def on_table(index: int, seat: int, code: str, **gathering) -> TableCard:
+        tick = clamp(ticks[index]) if index in ticks else None
+        return TableCard(seat, code, Card.parse(code).name, SEAT_PLACES[seat], tick, **gathering)
+
     if show_last:
-        for i, (seat, code) in enumerate(last.plays):
-            last_trick.append(
-                TableCard(
-                    seat,
-                    code,
-                    Card.parse(code).name,
-                    SEAT_PLACES[seat],
-                    tick=clamp(ticks[last_start + i]) if last_start + i in ticks else None,
-                    gather_tick=clamp(gather_tick),
-                    gather_to=SEAT_PLACES[last.winner],
-                )
-            )
-    trick = [
-        TableCard(
-            seat,
-            code,
-            Card.parse(code).name,
-            SEAT_PLACES[seat],
-            tick=clamp(ticks[base + i]) if base + i in ticks else None,
-        )
-        for i, (seat, code) in enumerate(game.trick)
-    ]
+        gathering = {"gather_tick": clamp(gather_tick), "gather_to": SEAT_PLACES[last.winner]}
+        last_trick = [
+            on_table(last_start + i, seat, code, **gathering)
+            for i, (seat, code) in enumerate(last.plays)
+        ]
+    trick = [on_table(base + i, seat, code) for i, (seat, code) in enumerate(game.trick)]
     end_tick = clamp(tick)
 
     # -- your hand ---------------------------------------------------------------------------
@@ -244,6 +240,7 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
         show_sheet=show_sheet,
         status=status,
         announcements=announcements,
+        waits=waits,
         end_tick=end_tick,
         result=result,
     )

@@ -372,3 +372,17 @@ def test_the_game_survives_in_the_cookie_alone():
     other = Client()
     other.cookies["hearts"] = cookie
     assert Game.from_dict(load(other.session).game.to_dict()) == game_of(client)
+
+
+def test_while_the_computers_cards_arrive_the_status_says_whom_we_wait_for():
+    client = playing_client()
+    game = game_of(client)
+    html = post(client, "/play", card=game.legal_plays(0)[0]).content.decode()
+    order = [seat for seat, _ in game_of(client).last_trick.plays]
+    names = {1: "Pauline", 2: "Michele", 3: "Ben"}
+    after_you = [names[s] for s in order[order.index(0) + 1 :]]
+    waits = re.findall(r'class="status-wait t(\d+) e(\d+)"[^>]*>Waiting for (\w+) to move', html)
+    assert after_you and [w[2] for w in waits][: len(after_you)] == after_you
+    spans = [(int(start), int(until)) for start, until, _ in waits]
+    assert all(start < until for start, until in spans)
+    assert all(u1 <= s2 for (_, u1), (s2, _) in zip(spans, spans[1:], strict=False))
