@@ -1,0 +1,158 @@
+"""Deals of the hidden cards that agree with everything a seat knows.
+
+The search imagines where the unseen cards are. Each imagined deal respects the hand sizes,
+the voids the other seats have shown, and the three cards this seat passed (they sit with the
+receiver until played), so the search never wastes effort on deals that cannot be.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.engine import SplitMix64
+
+from .sim import QS, QS_BIT, SUIT
+from .view import View
+
+ALL = (1 << 52) - 1
+HEART_MASK = SUIT[3]
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What a view implies about the other hands, in bitmask form."""
+
+    seat: int
+    hand: int
+    gone: int  # cards played to completed tricks
+    on_table: tuple[int, ...]
+    unknown: int  # cards in the other seats' hands
+    need: tuple[int, int, int, int]
+    forbidden: tuple[int, int, int, int]
+    fixed: tuple[int, int, int, int]
+    pts: tuple[int, int, int, int]
+
+
+def knowledge_of(view: View) -> Knowledge:
+    """Read hand sizes, voids, passed cards and points taken from a view."""
+    me = view.seat
+    hand = view.hand_mask
+    forbidden = [0, 0, 0, 0]
+    gone = 0
+    pts = [0, 0, 0, 0]
+    broken = False
+    plays = [(leader, cards) for leader, cards in view.tricks]
+    if view.trick_leader is not None and view.trick:
+        plays.append((view.trick_leader, view.trick))
+    for index, (leader, cards) in enumerate(plays):
+        led = cards[0] // 13
+        first = index == 0
+        if not first and led == 3 and not broken:
+            forbidden[leader] |= SUIT[0] | SUIT[1] | SUIT[2]
+        for i in range(1, len(cards)):
+            seat = (leader + i) % 4
+            card = cards[i]
+            if card // 13 != led:
+                forbidden[seat] |= SUIT[led]
+                if first and (card >= 39 or card == QS):
+                    forbidden[seat] |= ALL & ~(HEART_MASK | QS_BIT)
+        if len(cards) == 4:
+            best = 0
+            points = 0
+            for i, card in enumerate(cards):
+                if card // 13 == led and card > cards[best]:
+                    best = i
+                points += 1 if card >= 39 else 13 if card == QS else 0
+                gone |= 1 << card
+                if card >= 39:
+                    broken = True
+            pts[(leader + best) % 4] += points
+    table = 0
+    for card in view.trick:
+        table |= 1 << card
+    unknown = ALL & ~(hand | gone | table)
+    need = view.hand_sizes()
+    need[me] = 0
+    fixed = [0, 0, 0, 0]
+    if view.phase == "playing" and view.pass_target is not None:
+        for card in view.passed:
+            if unknown >> card & 1:
+                fixed[view.pass_target] |= 1 << card
+    forbidden[me] = ALL
+    return Knowledge(
+        seat=me,
+        hand=hand,
+        gone=gone,
+        on_table=tuple(view.trick),
+        unknown=unknown,
+        need=tuple(need),  # type: ignore[arg-type]
+        forbidden=tuple(forbidden),  # type: ignore[arg-type]
+        fixed=tuple(fixed),  # type: ignore[arg-type]
+        pts=tuple(pts),  # type: ignore[arg-type]
+    )
+
+
+def sample_hands(know: Knowledge, rng: SplitMix64) -> list[int]:
+    """One deal of the unknown cards consistent with ``know``; our own hand in our seat."""
+    hands = list(know.fixed)
+    hands[know.seat] = know.hand
+    cap = [know.need[s] - know.fixed[s].bit_count() for s in range(4)]
+    cap[know.seat] = 0
+    rest = know.unknown
+    for s in range(4):
+        rest &= ~know.fixed[s]
+    cards = []
+    m = rest
+    while m:
+        b = m & -m
+        cards.append(b.bit_length() - 1)
+        m ^= b
+    eligible = {
+        c: [s for s in range(4) if cap[s] and not (know.forbidden[s] >> c & 1)] for c in cards
+    }
+    for _ in range(20):
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: len(eligible[c]))
+        left = cap[:]
+        out = hands[:]
+        for c in cards:
+            seats = [s for s in eligible[c] if left[s]]
+            if not seats:
+                break
+            if len(seats) == 1:
+                s = seats[0]
+            else:
+                r = rng.below(sum(left[s] for s in seats))
+                for s in seats:
+                    r -= left[s]
+                    if r < 0:
+                        break
+            out[s] |= 1 << c
+            left[s] -= 1
+        else:
+            return out
+    return _matching(cards, eligible, cap, hands)
+
+
+def _matching(cards, eligible, cap, hands) -> list[int]:
+    """A deal by augmenting paths, for the rare knots the greedy deal cannot untie."""
+    slots = [s for s in range(4) for _ in range(cap[s])]
+    owner: list[int | None] = [None] * len(slots)
+
+    def place(c: int, seen: set[int]) -> bool:
+        for j, s in enumerate(slots):
+            if s in eligible[c] and j not in seen:
+                seen.add(j)
+                if owner[j] is None or place(owner[j], seen):  # type: ignore[arg-type]
+                    owner[j] = c
+                    return True
+        return False
+
+    for c in cards:
+        if not place(c, set()):
+            raise ValueError("no deal agrees with this view")
+    out = hands[:]
+    for j, c in enumerate(owner):
+        if c is not None:
+            out[slots[j]] |= 1 << c
+    return out

@@ -1,0 +1,274 @@
+"""A bare-bones Hearts simulator on bitmasks and the fast heuristic that plays inside it.
+
+The search plays thousands of cards per decision, so this module avoids the ``Game`` class and
+its strings: a hand is an int whose bit ``i`` is card ``i`` (suit * 13 + rank, suits C D S H).
+``pick`` is also the players' fallback and a readable statement of their card sense.
+"""
+
+from __future__ import annotations
+
+CLUBS, DIAMONDS, SPADES, HEARTS = 0, 1, 2, 3
+SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
+HEART_MASK = SUIT[HEARTS]
+QS = 36
+KS = 37
+AS = 38
+QS_BIT = 1 << QS
+HIGH_SPADES = (1 << KS) | (1 << AS)
+POINT_MASK = HEART_MASK | QS_BIT
+NOT_HEARTS = ((1 << 52) - 1) ^ HEART_MASK
+MOON = 26
+THREAT_POINTS = 10  # when a lone taker of every point so far is worth fighting
+
+
+def low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def high(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def trick_points(cards) -> int:
+    total = 0
+    for c in cards:
+        if c >= 39:
+            total += 1
+        elif c == QS:
+            total += 13
+    return total
+
+
+def trick_winner(leader: int, cards) -> int:
+    led = cards[0] // 13
+    best = 0
+    for i in range(1, len(cards)):
+        if cards[i] // 13 == led and cards[i] > cards[best]:
+            best = i
+    return (leader + best) % 4
+
+
+def legal_mask(hand: int, trick, first: bool, broken: bool) -> int:
+    """The playable cards of ``hand`` under the engine's rules, as a mask."""
+    if not trick:
+        if first:
+            return 1 if hand & 1 else hand
+        if broken:
+            return hand
+        return (hand & NOT_HEARTS) or hand
+    follow = hand & SUIT[trick[0] // 13]
+    if follow:
+        return follow
+    if first:
+        return (hand & ~POINT_MASK) or hand
+    return hand
+
+
+def moon_threat(pts, ntricks: int) -> int:
+    """The seat that has taken every point so far, once that is worth fighting; else -1."""
+    total = pts[0] + pts[1] + pts[2] + pts[3]
+    if total == 0:
+        return -1
+    for s in range(4):
+        if pts[s] == total:
+            if total >= THREAT_POINTS or ntricks >= 8:
+                return s
+            return -1
+    return -1
+
+
+def pick(
+    hand: int,
+    trick,
+    first: bool,
+    broken: bool,
+    gone: int,
+    shooting: bool,
+    threat: int,
+    winner_seat: int,
+) -> int:
+    """A sound card by rules of thumb: duck, unload the queen and hearts, lead safe low cards.
+
+    ``gone`` holds the cards played to completed tricks; ``shooting`` means this seat goes for
+    every trick; ``threat`` is a seat the others must stop from shooting (-1 if none) and
+    ``winner_seat`` the seat winning the trick on the table (-1 when leading).
+    """
+    legal = legal_mask(hand, trick, first, broken)
+    if legal & (legal - 1) == 0:
+        return high(legal)
+    if not trick:
+        if shooting:
+            return _lead_to_win(legal, hand, gone)
+        return _lead_low(legal, hand, gone)
+    led = trick[0] // 13
+    follow = legal & SUIT[led]
+    if follow:
+        win = trick[0]
+        for c in trick:
+            if c > win and c // 13 == led:
+                win = c
+        if shooting:
+            above = follow >> (win + 1)
+            if above:
+                return high(follow)
+            return low(follow)
+        if threat >= 0 and winner_seat == threat and follow >> (win + 1):
+            return high(follow)
+        below = follow & ((1 << win) - 1)
+        last = len(trick) == 3
+        if last and not trick_points(trick) and (follow >> (win + 1)):
+            safe = follow & ~QS_BIT
+            if safe:
+                return high(safe)
+        if below:
+            return high(below)
+        if last:
+            safe = follow & ~QS_BIT
+            return high(safe) if safe else QS
+        if led == SPADES:
+            safe = follow & ~QS_BIT
+            if safe and not (gone & QS_BIT):
+                return low(safe)
+            return high(safe) if safe else QS
+        return high(follow)
+    # void in the led suit: discard
+    if shooting:
+        keep = legal & ~POINT_MASK
+        return _shed(keep) if keep else low(legal)
+    if threat >= 0 and winner_seat == threat:
+        keep = legal & ~POINT_MASK
+        if keep:
+            return _shed(keep)
+    if legal & QS_BIT:
+        return QS
+    if not (gone & QS_BIT) and legal & HIGH_SPADES:
+        return high(legal & HIGH_SPADES)
+    hearts = legal & HEART_MASK
+    if hearts:
+        return high(hearts)
+    return _shed(legal)
+
+
+def _shed(cards: int) -> int:
+    """The highest card, from the shortest suit on a tie, to make voids."""
+    best = -1
+    best_key = (-1, 0)
+    for s in range(4):
+        m = cards & SUIT[s]
+        if m:
+            c = high(m)
+            key = (c - 13 * s, -m.bit_count())
+            if key > best_key:
+                best_key = key
+                best = c
+    return best
+
+
+def _lead_low(legal: int, hand: int, gone: int) -> int:
+    """The lead most likely to lose: low relative to the cards still out, spades with care."""
+    out = ~(hand | gone) & ((1 << 52) - 1)
+    qs_out = not (gone & QS_BIT) and not (hand & QS_BIT)
+    best = -1
+    best_score = 1e9
+    for s in range(4):
+        m = legal & SUIT[s]
+        if not m:
+            continue
+        c = low(m)
+        suit_out = out & SUIT[s]
+        lower = (suit_out & ((1 << c) - 1)).bit_count()
+        higher = (suit_out >> (c + 1)).bit_count()
+        score = 50.0 + (c - 13 * s) if higher == 0 else lower / (lower + higher) * 10
+        if s == SPADES:
+            if hand & QS_BIT or (not (gone & QS_BIT) and c > QS):
+                score += 30
+            elif qs_out and c < QS:
+                score -= 3
+        elif s == HEARTS:
+            score += 1
+        if score < best_score:
+            best_score = score
+            best = c
+    return best
+
+
+def _lead_to_win(legal: int, hand: int, gone: int) -> int:
+    """For a shooter: a card no one can beat if there is one, else the highest."""
+    out = ~(hand | gone) & ((1 << 52) - 1)
+    for s in (CLUBS, DIAMONDS, SPADES, HEARTS):
+        m = legal & SUIT[s]
+        if m and not (out & SUIT[s]) >> (high(m) + 1) and (out & SUIT[s]):
+            return high(m)
+    for s in (CLUBS, DIAMONDS, SPADES, HEARTS):
+        m = legal & SUIT[s]
+        if m and not (out & SUIT[s]):
+            return high(m)
+    return high(legal)
+
+
+def final_scores(pts, moon_off_shooter: bool) -> list[int]:
+    if MOON in pts:
+        shooter = pts.index(MOON)
+        if moon_off_shooter:
+            return [-MOON if s == shooter else 0 for s in range(4)]
+        return [0 if s == shooter else MOON for s in range(4)]
+    return list(pts)
+
+
+def playout(
+    hands: list[int],
+    leader: int,
+    trick: list[int],
+    pts: list[int],
+    gone: int,
+    ntricks: int,
+    plan_seat: int = -1,
+) -> list[int]:
+    """Play the hand out with ``pick`` for every seat; returns points taken (before moon).
+
+    ``hands`` and ``trick`` are changed in place (callers pass copies). ``plan_seat`` is a seat
+    that tries to shoot the moon for as long as nobody else has a point.
+    """
+    pts = pts[:]
+    while True:
+        total = pts[0] + pts[1] + pts[2] + pts[3]
+        threat = moon_threat(pts, ntricks)
+        if plan_seat >= 0 and total and pts[plan_seat] != total:
+            plan_seat = -1
+        broken = bool(gone & HEART_MASK)
+        first = ntricks == 0
+        n = len(trick)
+        while n < 4:
+            seat = (leader + n) % 4
+            if n:
+                led = trick[0] // 13
+                w = 0
+                for i in range(1, n):
+                    if trick[i] // 13 == led and trick[i] > trick[w]:
+                        w = i
+                winner_seat = (leader + w) % 4
+            else:
+                winner_seat = -1
+            shooting = seat in (threat, plan_seat)
+            c = pick(hands[seat], trick, first, broken, gone, shooting, threat, winner_seat)
+            hands[seat] ^= 1 << c
+            trick.append(c)
+            n += 1
+        led = trick[0] // 13
+        w = 0
+        p = 0
+        for i in range(4):
+            c = trick[i]
+            if c // 13 == led and c > trick[w]:
+                w = i
+            if c >= 39:
+                p += 1
+            elif c == QS:
+                p += 13
+            gone |= 1 << c
+        leader = (leader + w) % 4
+        pts[leader] += p
+        ntricks += 1
+        if ntricks == 13:
+            return pts
+        trick = []
