@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from game.engine import SplitMix64
 
-from .deals import Knowledge, knowledge_of, sample_hands
+from .deals import DealSampler, Knowledge, knowledge_of
 from .sim import (
     HEART_MASK,
     QS,
@@ -22,6 +22,7 @@ from .sim import (
     moon_threat,
     pick,
     playout,
+    table_state,
 )
 from .view import View
 
@@ -75,20 +76,23 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
     pts = list(know.pts)
     ntricks = len(view.tricks)
     threat = moon_threat(pts, ntricks)
-    winner_seat = -1
-    if view.trick:
-        led = view.trick[0] // 13
-        w = 0
-        for i, c in enumerate(view.trick):
-            if c // 13 == led and c > view.trick[w]:
-                w = i
-        winner_seat = (leader + w) % 4
+    win, win_i, tpts = table_state(view.trick)
     fallback = pick(
-        know.hand, view.trick, first, broken, know.gone, threat == me, threat, winner_seat
+        know.hand,
+        len(view.trick),
+        win,
+        tpts,
+        first,
+        broken,
+        know.gone,
+        threat == me,
+        threat,
+        (leader + win_i) % 4,
     )
+    sampler = DealSampler(know)
     totals = [0.0] * len(candidates)
     for _ in range(deals):
-        hands = sample_hands(know, rng)
+        hands = sampler.draw(rng)
         for k, card in enumerate(candidates):
             trial = hands[:]
             trial[me] ^= 1 << card

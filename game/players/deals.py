@@ -92,46 +92,88 @@ def knowledge_of(view: View) -> Knowledge:
     )
 
 
-def sample_hands(know: Knowledge, rng: SplitMix64) -> list[int]:
-    """One deal of the unknown cards consistent with ``know``; our own hand in our seat."""
-    hands = list(know.fixed)
-    hands[know.seat] = know.hand
-    cap = [know.need[s] - know.fixed[s].bit_count() for s in range(4)]
-    cap[know.seat] = 0
-    rest = know.unknown
-    for s in range(4):
-        rest &= ~know.fixed[s]
-    cards = []
-    m = rest
-    while m:
-        b = m & -m
-        cards.append(b.bit_length() - 1)
-        m ^= b
-    eligible = {
-        c: [s for s in range(4) if cap[s] and not (know.forbidden[s] >> c & 1)] for c in cards
-    }
-    for _ in range(20):
-        rng.shuffle(cards)
-        cards.sort(key=lambda c: len(eligible[c]))
-        left = cap[:]
-        out = hands[:]
-        for c in cards:
-            seats = [s for s in eligible[c] if left[s]]
-            if not seats:
-                break
-            if len(seats) == 1:
-                s = seats[0]
+class DealSampler:
+    """Draws deals for one decision; the work that does not change between deals is done once."""
+
+    def __init__(self, know: Knowledge) -> None:
+        self.seat = know.seat
+        hands = list(know.fixed)
+        hands[know.seat] = know.hand
+        self.hands = hands
+        cap = [know.need[s] - know.fixed[s].bit_count() for s in range(4)]
+        cap[know.seat] = 0
+        self.cap = cap
+        rest = know.unknown
+        for s in range(4):
+            rest &= ~know.fixed[s]
+        self.free: list[int] = []  # cards any seat with room may hold
+        tied: list[tuple[int, list[int]]] = []  # cards some seat has shown it cannot hold
+        open_seats = sum(1 for s in range(4) if cap[s])
+        self.eligible: dict[int, list[int]] = {}
+        m = rest
+        while m:
+            b = m & -m
+            c = b.bit_length() - 1
+            m ^= b
+            seats = [s for s in range(4) if cap[s] and not know.forbidden[s] >> c & 1]
+            self.eligible[c] = seats
+            if len(seats) == open_seats:
+                self.free.append(c)
             else:
-                r = rng.below(sum(left[s] for s in seats))
-                for s in seats:
-                    r -= left[s]
-                    if r < 0:
+                tied.append((c, seats))
+        tied.sort(key=lambda item: len(item[1]))
+        self.tied = tied
+
+    def draw(self, rng: SplitMix64) -> list[int]:
+        """One deal of the unknown cards; our own hand in our seat."""
+        free = self.free
+        for _ in range(20):
+            left = self.cap[:]
+            out = self.hands[:]
+            for c, seats in self.tied:
+                if len(seats) == 1:
+                    s = seats[0]
+                    if not left[s]:
                         break
-            out[s] |= 1 << c
-            left[s] -= 1
-        else:
-            return out
-    return _matching(cards, eligible, cap, hands)
+                else:
+                    room = 0
+                    for s in seats:
+                        room += left[s]
+                    if not room:
+                        break
+                    r = (rng.next64() * room) >> 64
+                    for s in seats:
+                        r -= left[s]
+                        if r < 0:
+                            break
+                out[s] |= 1 << c
+                left[s] -= 1
+            else:
+                _shuffle(rng, free)
+                i = 0
+                for s in range(4):
+                    for c in free[i : i + left[s]]:
+                        out[s] |= 1 << c
+                    i += left[s]
+                return out
+        cards = [c for c, _ in self.tied] + free
+        return _matching(cards, self.eligible, self.cap, self.hands)
+
+
+def sample_hands(know: Knowledge, rng: SplitMix64) -> list[int]:
+    """One deal of the unknown cards consistent with ``know``."""
+    return DealSampler(know).draw(rng)
+
+
+def _draw(rng: SplitMix64, bound: int) -> int:
+    """A number in [0, bound) by multiply-shift: a bias under 2**-50, and no retries."""
+    return (rng.next64() * bound) >> 64
+
+
+def _shuffle(rng: SplitMix64, items: list[int]) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = (rng.next64() * (i + 1)) >> 64
+        items[i], items[j] = items[j], items[i]
 
 
 def _matching(cards, eligible, cap, hands) -> list[int]:

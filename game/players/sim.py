@@ -64,6 +64,19 @@ def legal_mask(hand: int, trick, first: bool, broken: bool) -> int:
     return hand
 
 
+def table_state(trick) -> tuple[int, int, int]:
+    """The winning card so far, its position in the trick, and the points on the table."""
+    win = -1
+    win_i = 0
+    tpts = 0
+    for i, c in enumerate(trick):
+        if i == 0 or (c // 13 == win // 13 and c > win):
+            win = c
+            win_i = i
+        tpts += 1 if c >= 39 else 13 if c == QS else 0
+    return win, win_i, tpts
+
+
 def moon_threat(pts, ntricks: int) -> int:
     """The seat that has taken every point so far, once that is worth fighting; else -1."""
     total = pts[0] + pts[1] + pts[2] + pts[3]
@@ -79,7 +92,9 @@ def moon_threat(pts, ntricks: int) -> int:
 
 def pick(
     hand: int,
-    trick,
+    n: int,
+    win: int,
+    tpts: int,
     first: bool,
     broken: bool,
     gone: int,
@@ -89,52 +104,54 @@ def pick(
 ) -> int:
     """A sound card by rules of thumb: duck, unload the queen and hearts, lead safe low cards.
 
-    ``gone`` holds the cards played to completed tricks; ``shooting`` means this seat goes for
-    every trick; ``threat`` is a seat the others must stop from shooting (-1 if none) and
-    ``winner_seat`` the seat winning the trick on the table (-1 when leading).
+    ``n`` cards are on the table, ``win`` is the one winning so far (its suit is the led suit)
+    and ``tpts`` their points. ``gone`` holds the cards of completed tricks; ``shooting`` means
+    this seat goes for every trick; ``threat`` is a seat that must be stopped from shooting (-1
+    if none) and ``winner_seat`` the seat winning the trick on the table.
     """
-    legal = legal_mask(hand, trick, first, broken)
-    if legal & (legal - 1) == 0:
-        return high(legal)
-    if not trick:
+    if n == 0:
+        if first:
+            return 0
+        legal = hand if broken else (hand & NOT_HEARTS) or hand
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
         if shooting:
             return _lead_to_win(legal, hand, gone)
         return _lead_low(legal, hand, gone)
-    led = trick[0] // 13
-    follow = legal & SUIT[led]
+    led = win // 13
+    follow = hand & SUIT[led]
     if follow:
-        win = trick[0]
-        for c in trick:
-            if c > win and c // 13 == led:
-                win = c
+        if follow & (follow - 1) == 0:
+            return follow.bit_length() - 1
+        above = follow >> (win + 1)
         if shooting:
-            above = follow >> (win + 1)
-            if above:
-                return high(follow)
-            return low(follow)
-        if threat >= 0 and winner_seat == threat and follow >> (win + 1):
-            return high(follow)
+            return follow.bit_length() - 1 if above else (follow & -follow).bit_length() - 1
+        if above and threat >= 0 and winner_seat == threat:
+            return follow.bit_length() - 1
         below = follow & ((1 << win) - 1)
-        last = len(trick) == 3
-        if last and not trick_points(trick) and (follow >> (win + 1)):
+        if n == 3:
+            if above and not tpts:
+                safe = follow & ~QS_BIT
+                if safe >> (win + 1):
+                    return safe.bit_length() - 1
+            if below:
+                return below.bit_length() - 1
             safe = follow & ~QS_BIT
-            if safe:
-                return high(safe)
+            return safe.bit_length() - 1 if safe else QS
         if below:
-            return high(below)
-        if last:
-            safe = follow & ~QS_BIT
-            return high(safe) if safe else QS
+            return below.bit_length() - 1
         if led == SPADES:
             safe = follow & ~QS_BIT
             if safe and not (gone & QS_BIT):
-                return low(safe)
-            return high(safe) if safe else QS
-        return high(follow)
-    # void in the led suit: discard
+                return (safe & -safe).bit_length() - 1
+            return safe.bit_length() - 1 if safe else QS
+        return follow.bit_length() - 1
+    legal = (hand & ~POINT_MASK) or hand if first else hand
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
     if shooting:
         keep = legal & ~POINT_MASK
-        return _shed(keep) if keep else low(legal)
+        return _shed(keep) if keep else (legal & -legal).bit_length() - 1
     if threat >= 0 and winner_seat == threat:
         keep = legal & ~POINT_MASK
         if keep:
@@ -142,10 +159,10 @@ def pick(
     if legal & QS_BIT:
         return QS
     if not (gone & QS_BIT) and legal & HIGH_SPADES:
-        return high(legal & HIGH_SPADES)
+        return (legal & HIGH_SPADES).bit_length() - 1
     hearts = legal & HEART_MASK
     if hearts:
-        return high(hearts)
+        return hearts.bit_length() - 1
     return _shed(legal)
 
 
@@ -226,49 +243,58 @@ def playout(
 ) -> list[int]:
     """Play the hand out with ``pick`` for every seat; returns points taken (before moon).
 
-    ``hands`` and ``trick`` are changed in place (callers pass copies). ``plan_seat`` is a seat
-    that tries to shoot the moon for as long as nobody else has a point.
+    ``hands`` is changed in place (callers pass a copy). ``plan_seat`` is a seat that tries to
+    shoot the moon for as long as nobody else has a point.
     """
     pts = pts[:]
+    n = len(trick)
+    win, win_i, tpts = table_state(trick)
+    trick_bits = 0
+    for c in trick:
+        trick_bits |= 1 << c
     while True:
         total = pts[0] + pts[1] + pts[2] + pts[3]
-        threat = moon_threat(pts, ntricks)
-        if plan_seat >= 0 and total and pts[plan_seat] != total:
-            plan_seat = -1
+        threat = -1
+        if total:
+            for s in range(4):
+                if pts[s] == total:
+                    if total >= THREAT_POINTS or ntricks >= 8:
+                        threat = s
+                    break
+            if plan_seat >= 0 and pts[plan_seat] != total:
+                plan_seat = -1
         broken = bool(gone & HEART_MASK)
         first = ntricks == 0
-        n = len(trick)
         while n < 4:
             seat = (leader + n) % 4
-            if n:
-                led = trick[0] // 13
-                w = 0
-                for i in range(1, n):
-                    if trick[i] // 13 == led and trick[i] > trick[w]:
-                        w = i
-                winner_seat = (leader + w) % 4
-            else:
-                winner_seat = -1
-            shooting = seat in (threat, plan_seat)
-            c = pick(hands[seat], trick, first, broken, gone, shooting, threat, winner_seat)
+            c = pick(
+                hands[seat],
+                n,
+                win,
+                tpts,
+                first,
+                broken,
+                gone,
+                seat in (threat, plan_seat),
+                threat,
+                (leader + win_i) % 4,
+            )
             hands[seat] ^= 1 << c
-            trick.append(c)
-            n += 1
-        led = trick[0] // 13
-        w = 0
-        p = 0
-        for i in range(4):
-            c = trick[i]
-            if c // 13 == led and c > trick[w]:
-                w = i
+            trick_bits |= 1 << c
+            if n == 0 or (c > win and c // 13 == win // 13):
+                win = c
+                win_i = n
             if c >= 39:
-                p += 1
+                tpts += 1
             elif c == QS:
-                p += 13
-            gone |= 1 << c
-        leader = (leader + w) % 4
-        pts[leader] += p
+                tpts += 13
+            n += 1
+        leader = (leader + win_i) % 4
+        pts[leader] += tpts
+        gone |= trick_bits
         ntricks += 1
         if ntricks == 13:
             return pts
-        trick = []
+        n = 0
+        tpts = 0
+        trick_bits = 0
