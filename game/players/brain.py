@@ -27,9 +27,11 @@ from .sim import (
 from .view import View
 
 PLAY_STREAM = 0x91A7
-CARD_BUDGET = 2600  # simulated cards per decision, shared among deals and candidates
+CARD_BUDGET = 8000  # simulated cards per decision, shared among deals and candidates
 MIN_DEALS = 6
-MAX_DEALS = 40
+MAX_DEALS = 150
+PRUNE_MARGIN = 2.5  # mean points by which a card must trail to be dropped after the first half
+MOON_STRENGTH = 1.7
 
 
 def decide_play(view: View) -> int:
@@ -69,8 +71,6 @@ def _distinct(legal: int, know: Knowledge) -> list[int]:
 def _search(view: View, know: Knowledge, candidates: list[int], first: bool, broken: bool) -> int:
     me = view.seat
     remaining = 52 - view.cards_played
-    deals = CARD_BUDGET // (len(candidates) * remaining)
-    deals = max(MIN_DEALS, min(MAX_DEALS, deals))
     rng = SplitMix64.for_key(PLAY_STREAM, view.number, view.hand_number, view.cards_played, me)
     leader = view.trick_leader if view.trick_leader is not None else me
     pts = list(know.pts)
@@ -88,24 +88,69 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
         threat == me,
         threat,
         (leader + win_i) % 4,
+        _shown_voids(know),
     )
+    options = [(card, -1) for card in candidates]
+    if pts[me] == sum(pts) and _moon_strength(know.hand) >= MOON_STRENGTH:
+        options += [(card, me) for card in candidates]
     sampler = DealSampler(know)
-    totals = [0.0] * len(candidates)
-    for _ in range(deals):
-        hands = sampler.draw(rng)
-        for k, card in enumerate(candidates):
-            trial = hands[:]
-            trial[me] ^= 1 << card
-            pts_after = playout(trial, leader, [*view.trick, card], pts, know.gone, ntricks)
-            totals[k] += _utility(final_scores(pts_after, view.moon_off_shooter), me)
-    best = None
+    totals = [0.0] * len(options)
+    alive = list(range(len(options)))
+    seen = 0
+    budget = CARD_BUDGET
+    for round_ in range(2):
+        share = budget // 2 if round_ == 0 else budget
+        deals = max(MIN_DEALS if round_ == 0 else 0, share // (len(alive) * remaining))
+        deals = min(deals, MAX_DEALS - seen)
+        for _ in range(deals):
+            hands = sampler.draw(rng)
+            for k in alive:
+                card, plan = options[k]
+                trial = hands[:]
+                trial[me] ^= 1 << card
+                after = playout(trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan)
+                totals[k] += _utility(final_scores(after, view.moon_off_shooter), me)
+        budget -= deals * len(alive) * remaining
+        seen += deals
+        if seen:
+            best_mean = min(totals[k] for k in alive) / seen
+            alive = [k for k in alive if totals[k] / seen <= best_mean + PRUNE_MARGIN]
+        if len(alive) == 1 or budget <= 0:
+            break
     best_key = None
-    for k, card in enumerate(candidates):
+    best = fallback
+    for k in alive:
+        card = options[k][0]
         key = (totals[k] - (0.5 if card == fallback else 0.0), card)
         if best_key is None or key < best_key:
             best_key = key
             best = card
-    return best  # type: ignore[return-value]
+    return best
+
+
+def _moon_strength(hand: int) -> float:
+    """Average weight of the cards held (ten 1 up to ace 5): high hands may shoot the moon."""
+    total = 0
+    count = 0
+    m = hand
+    while m:
+        b = m & -m
+        c = b.bit_length() - 1
+        m ^= b
+        total += max(0, c % 13 - 7)
+        count += 1
+    return total / count if count else 0.0
+
+
+def _shown_voids(know: Knowledge) -> int:
+    """Suits another seat still holding cards has shown it lacks, as four bits."""
+    voids = 0
+    for s in range(4):
+        if s != know.seat and know.need[s]:
+            for x in range(4):
+                if know.forbidden[s] & SUIT[x] == SUIT[x]:
+                    voids |= 1 << x
+    return voids
 
 
 def _utility(scores: list[int], me: int) -> float:

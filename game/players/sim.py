@@ -19,6 +19,7 @@ POINT_MASK = HEART_MASK | QS_BIT
 NOT_HEARTS = ((1 << 52) - 1) ^ HEART_MASK
 MOON = 26
 THREAT_POINTS = 10  # when a lone taker of every point so far is worth fighting
+SHOOT_POINTS = 18  # when a lone taker of every point so far goes for the rest
 
 
 def low(mask: int) -> int:
@@ -101,13 +102,15 @@ def pick(
     shooting: bool,
     threat: int,
     winner_seat: int,
+    voids: int = 0,
 ) -> int:
     """A sound card by rules of thumb: duck, unload the queen and hearts, lead safe low cards.
 
     ``n`` cards are on the table, ``win`` is the one winning so far (its suit is the led suit)
     and ``tpts`` their points. ``gone`` holds the cards of completed tricks; ``shooting`` means
     this seat goes for every trick; ``threat`` is a seat that must be stopped from shooting (-1
-    if none) and ``winner_seat`` the seat winning the trick on the table.
+    if none) and ``winner_seat`` the seat winning the trick on the table. ``voids`` has bit
+    ``s`` set when another seat is out of suit ``s``: leading it invites a discard.
     """
     if n == 0:
         if first:
@@ -117,7 +120,7 @@ def pick(
             return legal.bit_length() - 1
         if shooting:
             return _lead_to_win(legal, hand, gone)
-        return _lead_low(legal, hand, gone)
+        return _lead_low(legal, hand, gone, voids)
     led = win // 13
     follow = hand & SUIT[led]
     if follow:
@@ -127,6 +130,8 @@ def pick(
         if shooting:
             return follow.bit_length() - 1 if above else (follow & -follow).bit_length() - 1
         if above and threat >= 0 and winner_seat == threat:
+            return follow.bit_length() - 1
+        if first:
             return follow.bit_length() - 1
         below = follow & ((1 << win) - 1)
         if n == 3:
@@ -181,7 +186,7 @@ def _shed(cards: int) -> int:
     return best
 
 
-def _lead_low(legal: int, hand: int, gone: int) -> int:
+def _lead_low(legal: int, hand: int, gone: int, voids: int) -> int:
     """The lead most likely to lose: low relative to the cards still out, spades with care."""
     out = ~(hand | gone) & ((1 << 52) - 1)
     qs_out = not (gone & QS_BIT) and not (hand & QS_BIT)
@@ -203,6 +208,8 @@ def _lead_low(legal: int, hand: int, gone: int) -> int:
                 score -= 3
         elif s == HEARTS:
             score += 1
+        if voids >> s & 1 and out & POINT_MASK:
+            score += 15
         if score < best_score:
             best_score = score
             best = c
@@ -255,16 +262,27 @@ def playout(
     while True:
         total = pts[0] + pts[1] + pts[2] + pts[3]
         threat = -1
+        shooter = -1
         if total:
             for s in range(4):
                 if pts[s] == total:
                     if total >= THREAT_POINTS or ntricks >= 8:
                         threat = s
+                    if total >= SHOOT_POINTS or s == plan_seat:
+                        shooter = s
                     break
             if plan_seat >= 0 and pts[plan_seat] != total:
                 plan_seat = -1
         broken = bool(gone & HEART_MASK)
         first = ntricks == 0
+        voids = 0
+        if n == 0:
+            for s in range(4):
+                h = hands[s]
+                if s != leader and h:
+                    for x in range(4):
+                        if not h & SUIT[x]:
+                            voids |= 1 << x
         while n < 4:
             seat = (leader + n) % 4
             c = pick(
@@ -275,9 +293,10 @@ def playout(
                 first,
                 broken,
                 gone,
-                seat in (threat, plan_seat),
+                seat == shooter or (seat == plan_seat and not total),
                 threat,
                 (leader + win_i) % 4,
+                voids,
             )
             hands[seat] ^= 1 << c
             trick_bits |= 1 << c
