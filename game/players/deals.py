@@ -160,16 +160,6 @@ class DealSampler:
         return _matching(cards, self.eligible, self.cap, self.hands)
 
 
-def sample_hands(know: Knowledge, rng: SplitMix64) -> list[int]:
-    """One deal of the unknown cards consistent with ``know``."""
-    return DealSampler(know).draw(rng)
-
-
-def _draw(rng: SplitMix64, bound: int) -> int:
-    """A number in [0, bound) by multiply-shift: a bias under 2**-50, and no retries."""
-    return (rng.next64() * bound) >> 64
-
-
 def _shuffle(rng: SplitMix64, items: list[int]) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = (rng.next64() * (i + 1)) >> 64

@@ -30,25 +30,6 @@ def high(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-def trick_points(cards) -> int:
-    total = 0
-    for c in cards:
-        if c >= 39:
-            total += 1
-        elif c == QS:
-            total += 13
-    return total
-
-
-def trick_winner(leader: int, cards) -> int:
-    led = cards[0] // 13
-    best = 0
-    for i in range(1, len(cards)):
-        if cards[i] // 13 == led and cards[i] > cards[best]:
-            best = i
-    return (leader + best) % 4
-
-
 def legal_mask(hand: int, trick, first: bool, broken: bool) -> int:
     """The playable cards of ``hand`` under the engine's rules, as a mask."""
     if not trick:
