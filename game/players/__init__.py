@@ -1,14 +1,28 @@
-"""A plain legal player; the real Pauline, Michele and Ben replace it (issue 3)."""
+"""Pauline, Michele and Ben: the computer players, and the brain behind the hint key.
 
-from game.engine import Game
+``choose_pass`` and ``choose_play`` take the ``Game`` only to cut out the seat's ``View``; the
+decision code sees that view alone, so it cannot peek at another seat's cards.
+"""
+
+from __future__ import annotations
+
+from game.engine import DECK, Game
+
+from .brain import decide_pass, decide_play
+from .view import View, view_of
+
+__all__ = ["View", "choose_pass", "choose_play", "view_of"]
 
 
 def choose_pass(game: Game, seat: int) -> list[str]:
-    """The three highest cards, hearts and spades first."""
-    order = "SHDC"
-    hand = sorted(game.hand(seat), key=lambda c: (-"23456789TJQKA".index(c[0]), order.index(c[1])))
-    return hand[:3]
+    """Three cards from ``seat``'s hand to pass, during the passing phase."""
+    if game.phase != "passing":
+        raise ValueError("cards are not being passed now")
+    return [DECK[c].code for c in decide_pass(view_of(game, seat))]
 
 
 def choose_play(game: Game, seat: int) -> str:
-    return game.legal_plays(seat)[0]
+    """The card ``seat`` plays now; one of ``game.legal_plays(seat)``."""
+    if game.turn != seat:
+        raise ValueError("it is not that seat's turn")
+    return DECK[decide_play(view_of(game, seat))].code

@@ -1,0 +1,260 @@
+"""How strong and how fast are the computer players? ``python -m game.bench [--hands N]``.
+
+Every deal comes from a fixed game and hand number and is replayed four times with the seats
+rotated (duplicate dealing), so luck of the cards cancels out and anyone can reproduce the
+figures. Pass directions cycle left, right, across, keep. Three match-ups, each with a target
+from issue 3: ours against three duckers, ours against three random players, and three of ours
+against one ducker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from game.engine import DECK, Card, Game, SplitMix64, deal
+from game.players import choose_pass, choose_play
+
+RANDOM_STREAM = 0x7A2D
+FIRST_NUMBER = 40_001  # bench deals use their own stretch of game numbers
+
+
+# ---- the reference opponents -------------------------------------------------------------------
+
+
+def random_pass(game: Game, seat: int) -> list[str]:
+    """Three cards picked by a generator seeded from the position."""
+    rng = SplitMix64.for_key(RANDOM_STREAM, game.number, game.hand_number, 99, seat)
+    hand = game.hand(seat)
+    rng.shuffle(hand)
+    return hand[:3]
+
+
+def random_play(game: Game, seat: int) -> str:
+    """A legal card picked by a generator seeded from the position."""
+    played = 4 * game.tricks_played + len(game.trick)
+    rng = SplitMix64.for_key(RANDOM_STREAM, game.number, game.hand_number, played, seat)
+    return rng.choice(game.legal_plays(seat))
+
+
+def _rank(code: str) -> int:
+    return Card.parse(code).rank
+
+
+def ducker_pass(game: Game, seat: int) -> list[str]:
+    """The three highest cards, whatever the suit."""
+    hand = sorted(game.hand(seat), key=lambda code: (_rank(code), Card.parse(code).index))
+    return hand[-3:]
+
+
+def ducker_play(game: Game, seat: int) -> str:
+    """Highest card that still loses; when void the queen, then the highest heart; lead low."""
+    legal = [Card.parse(code) for code in game.legal_plays(seat)]
+    trick = [Card.parse(code) for _, code in game.trick]
+    if not trick:
+        return min(legal, key=lambda card: (card.rank, card.index)).code
+    led = trick[0].suit
+    following = [card for card in legal if card.suit == led]
+    if following:
+        winning = max(card.rank for card in trick if card.suit == led)
+        losing = [card for card in following if card.rank < winning]
+        if losing:
+            return max(losing, key=lambda card: card.rank).code
+        safe = [card for card in following if card.code != "QS"] or following
+        if len(trick) == 3:
+            return max(safe, key=lambda card: card.rank).code
+        return min(safe, key=lambda card: card.rank).code
+    for card in legal:
+        if card.code == "QS":
+            return card.code
+    hearts = [card for card in legal if card.suit == "H"]
+    if hearts:
+        return max(hearts, key=lambda card: card.rank).code
+    return max(legal, key=lambda card: (card.rank, card.index)).code
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    pass_cards: Callable[[Game, int], list[str]]
+    play: Callable[[Game, int], str]
+
+
+OURS = Kind("ours", choose_pass, choose_play)
+DUCKER = Kind("ducker", ducker_pass, ducker_play)
+RANDOM = Kind("random", random_pass, random_play)
+
+
+@dataclass(frozen=True)
+class Matchup:
+    title: str
+    ours_seats: int  # 1: ours in one seat; 3: ours in three seats
+    other: Kind
+    measured: str  # "ours" or "other": whose points the target is about
+    target: float
+    at_most: bool
+
+
+MATCHUPS = (
+    Matchup("ours vs 3 duckers", 1, DUCKER, "ours", 3.5, True),
+    Matchup("ours vs 3 random", 1, RANDOM, "ours", 2.0, True),
+    Matchup("3 ours vs 1 ducker", 3, DUCKER, "other", 11.0, False),
+)
+
+
+# ---- playing -----------------------------------------------------------------------------------
+
+
+def deal_game(number: int, hand_number: int) -> Game:
+    """A fresh hand ``hand_number`` of game ``number``, with earlier hands scored as zero."""
+    hands = deal(number, hand_number)
+    keep = (hand_number - 1) % 4 == 3
+    leader = next(seat for seat in range(4) if 0 in hands[seat])
+    return Game.from_dict(
+        {
+            "v": 1,
+            "n": number,
+            "m": 0,
+            "k": hand_number,
+            "p": "playing" if keep else "passing",
+            "h": ["".join(DECK[c].code for c in cards) for cards in hands],
+            "x": ["", "", "", ""],
+            "r": ["", "", "", ""],
+            "t": str(leader) if keep else "",
+            "s": [[0, 0, 0, 0]] * (hand_number - 1),
+        }
+    )
+
+
+@dataclass
+class DealResult:
+    points: list[list[int]] = field(default_factory=list)  # per matchup: [ours, other] per hand
+    moons: list[list[str]] = field(default_factory=list)  # per matchup: "" or shooter's kind
+    play_times: list[float] = field(default_factory=list)  # CPU seconds of this process
+    pass_times: list[float] = field(default_factory=list)
+    play_walls: list[float] = field(default_factory=list)  # wall-clock seconds
+
+
+def play_hand(game: Game, kinds: list[Kind], result: DealResult) -> tuple[int, ...]:
+    """Play one hand to its end; returns the scores with any moon applied."""
+    if game.phase == "passing":
+        for seat in range(4):
+            start = time.thread_time()
+            cards = kinds[seat].pass_cards(game, seat)
+            if kinds[seat] is OURS:
+                result.pass_times.append(time.thread_time() - start)
+            game.pass_cards(seat, cards)
+    while game.phase == "playing":
+        seat = game.turn
+        start, wall = time.thread_time(), time.perf_counter()
+        card = kinds[seat].play(game, seat)
+        if kinds[seat] is OURS:
+            result.play_times.append(time.thread_time() - start)
+            result.play_walls.append(time.perf_counter() - wall)
+        game.play(seat, card)
+    return game.history[-1]
+
+
+def run_deal(index: int) -> DealResult:
+    """One deal, replayed with every rotation in every match-up."""
+    number = FIRST_NUMBER + index
+    hand_number = 1 + index % 4
+    result = DealResult()
+    for matchup in MATCHUPS:
+        ours_total = other_total = 0.0
+        moons = []
+        for rotation in range(4):
+            if matchup.ours_seats == 1:
+                kinds = [matchup.other] * 4
+                kinds[rotation] = OURS
+            else:
+                kinds = [OURS] * 4
+                kinds[rotation] = matchup.other
+            game = deal_game(number, hand_number)
+            scores = play_hand(game, kinds, result)
+            ours = [scores[s] for s in range(4) if kinds[s] is OURS]
+            others = [scores[s] for s in range(4) if kinds[s] is not OURS]
+            ours_total += sum(ours) / len(ours)
+            other_total += sum(others) / len(others)
+            shooter = next((s for s in range(4) if game.moon_shooter == s), None)
+            moons.append("" if shooter is None else kinds[shooter].name)
+        result.points.append([ours_total / 4, other_total / 4])
+        result.moons.append(moons)
+    return result
+
+
+def mean_ci(values: list[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m game.bench", description=__doc__)
+    parser.add_argument("--hands", type=int, default=400, help="hands per match-up (default 400)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    deals = max(1, math.ceil(args.hands / 4))
+    started = time.perf_counter()
+    if args.workers > 1:
+        with ProcessPoolExecutor(args.workers) as pool:
+            results = list(pool.map(run_deal, range(deals), chunksize=1))
+    else:
+        results = [run_deal(i) for i in range(deals)]
+    elapsed = time.perf_counter() - started
+
+    print(f"{deals} deals x 4 seat rotations = {4 * deals} hands per match-up ({elapsed:.0f} s)")
+    print("points per hand, mean +- 95% CI over deals (a fair share is 6.5)")
+    failures = 0
+    for k, matchup in enumerate(MATCHUPS):
+        ours, ours_ci = mean_ci([r.points[k][0] for r in results])
+        other, other_ci = mean_ci([r.points[k][1] for r in results])
+        moons = [m for r in results for m in r.moons[k]]
+        by_ours = sum(m == "ours" for m in moons) / len(moons)
+        by_other = sum(m not in ("", "ours") for m in moons) / len(moons)
+        measured = ours if matchup.measured == "ours" else other
+        ok = measured <= matchup.target if matchup.at_most else measured >= matchup.target
+        failures += not ok
+        who = "ours" if matchup.measured == "ours" else matchup.other.name
+        sign = "<=" if matchup.at_most else ">="
+        print(
+            f"  {matchup.title:20} ours {ours:5.2f} +- {ours_ci:4.2f}   "
+            f"{matchup.other.name} {other:5.2f} +- {other_ci:4.2f}   "
+            f"moons: ours {by_ours:5.1%}, {matchup.other.name} {by_other:5.1%}   "
+            f"target {who} {sign} {matchup.target}: {'PASS' if ok else 'FAIL'}"
+        )
+    plays = [t for r in results for t in r.play_times]
+    passes = [t for r in results for t in r.pass_times]
+    walls = [t for r in results for t in r.play_walls]
+    print("decision time in CPU seconds of one core (a busy machine inflates wall-clock time):")
+    for name, times in (("choose_play", plays), ("choose_pass", passes)):
+        median = statistics.median(times) * 1000
+        p99 = percentile(times, 0.99) * 1000
+        ok = median <= 15 and p99 <= 60
+        failures += not ok
+        print(
+            f"  {name}: {len(times)} decisions, median {median:.2f} ms, p99 {p99:.2f} ms "
+            f"(target median <= 15, p99 <= 60): {'PASS' if ok else 'FAIL'}"
+        )
+    print(
+        f"  choose_play wall-clock: median {statistics.median(walls) * 1000:.2f} ms, "
+        f"p99 {percentile(walls, 0.99) * 1000:.2f} ms"
+    )
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

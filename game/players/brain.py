@@ -1,0 +1,232 @@
+"""Decisions from a ``View``: a passing heuristic and a Monte Carlo search for each card.
+
+The search imagines deals of the unseen cards that agree with the view, plays every candidate
+card in each of them, finishes the hand with the fast heuristic of ``sim`` and keeps the card
+with the fewest points on average. The number of deals is a count, never a time budget, so the
+same position gives the same card on any machine.
+"""
+
+from __future__ import annotations
+
+from game.engine import SplitMix64
+
+from .deals import DealSampler, Knowledge, knowledge_of
+from .sim import (
+    HEART_MASK,
+    QS,
+    QS_BIT,
+    SUIT,
+    final_scores,
+    high,
+    legal_mask,
+    moon_threat,
+    pick,
+    playout,
+    table_state,
+)
+from .view import View
+
+PLAY_STREAM = 0x91A7
+CARD_BUDGET = 8000  # simulated cards per decision, shared among deals and candidates
+MIN_DEALS = 6
+MAX_DEALS = 150
+PRUNE_MARGIN = 2.5  # mean points by which a card must trail to be dropped after the first half
+MOON_STRENGTH = 1.7
+
+
+def decide_play(view: View) -> int:
+    """The card to play, as an index; the view must be at this seat's turn."""
+    know = knowledge_of(view)
+    first = not view.tricks
+    broken = bool(know.gone & HEART_MASK)
+    legal = legal_mask(know.hand, view.trick, first, broken)
+    if legal & (legal - 1) == 0:
+        return high(legal)
+    candidates = _distinct(legal, know)
+    if len(candidates) == 1:
+        return candidates[0]
+    return _search(view, know, candidates, first, broken)
+
+
+def _distinct(legal: int, know: Knowledge) -> list[int]:
+    """One card from each run of cards that are worth the same (e.g. 9 and 10 with the J out)."""
+    seen = know.hand | know.gone
+    reps = []
+    prev = -2
+    m = legal
+    while m:
+        b = m & -m
+        c = b.bit_length() - 1
+        m ^= b
+        same = prev >= 0 and prev // 13 == c // 13 and c != QS and prev != QS
+        if same:
+            between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
+            same = between & seen == between and not (between & QS_BIT)
+        if not same:
+            reps.append(c)
+        prev = c
+    return reps
+
+
+def _search(view: View, know: Knowledge, candidates: list[int], first: bool, broken: bool) -> int:
+    me = view.seat
+    remaining = 52 - view.cards_played
+    rng = SplitMix64.for_key(PLAY_STREAM, view.number, view.hand_number, view.cards_played, me)
+    leader = view.trick_leader if view.trick_leader is not None else me
+    pts = list(know.pts)
+    ntricks = len(view.tricks)
+    threat = moon_threat(pts, ntricks)
+    win, win_i, tpts = table_state(view.trick)
+    fallback = pick(
+        know.hand,
+        len(view.trick),
+        win,
+        tpts,
+        first,
+        broken,
+        know.gone,
+        threat == me,
+        threat,
+        (leader + win_i) % 4,
+        _shown_voids(know),
+    )
+    options = [(card, -1) for card in candidates]
+    if pts[me] == sum(pts) and _moon_strength(know.hand) >= MOON_STRENGTH:
+        options += [(card, me) for card in candidates]
+    sampler = DealSampler(know)
+    totals = [0.0] * len(options)
+    alive = list(range(len(options)))
+    seen = 0
+    budget = CARD_BUDGET
+    for round_ in range(2):
+        share = budget // 2 if round_ == 0 else budget
+        deals = max(MIN_DEALS if round_ == 0 else 0, share // (len(alive) * remaining))
+        deals = min(deals, MAX_DEALS - seen)
+        for _ in range(deals):
+            hands = sampler.draw(rng)
+            for k in alive:
+                card, plan = options[k]
+                trial = hands[:]
+                trial[me] ^= 1 << card
+                after = playout(trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan)
+                totals[k] += _utility(final_scores(after, view.moon_off_shooter), me)
+        budget -= deals * len(alive) * remaining
+        seen += deals
+        if seen:
+            best_mean = min(totals[k] for k in alive) / seen
+            alive = [k for k in alive if totals[k] / seen <= best_mean + PRUNE_MARGIN]
+        if len(alive) == 1 or budget <= 0:
+            break
+    best_key = None
+    best = fallback
+    for k in alive:
+        card = options[k][0]
+        key = (totals[k] - (0.5 if card == fallback else 0.0), card)
+        if best_key is None or key < best_key:
+            best_key = key
+            best = card
+    return best
+
+
+def _moon_strength(hand: int) -> float:
+    """Average weight of the cards held (ten 1 up to ace 5): high hands may shoot the moon."""
+    total = 0
+    count = 0
+    m = hand
+    while m:
+        b = m & -m
+        c = b.bit_length() - 1
+        m ^= b
+        total += max(0, c % 13 - 7)
+        count += 1
+    return total / count if count else 0.0
+
+
+def _shown_voids(know: Knowledge) -> int:
+    """Suits another seat still holding cards has shown it lacks, as four bits."""
+    voids = 0
+    for s in range(4):
+        if s != know.seat and know.need[s]:
+            for x in range(4):
+                if know.forbidden[s] & SUIT[x] == SUIT[x]:
+                    voids |= 1 << x
+    return voids
+
+
+def _utility(scores: list[int], me: int) -> float:
+    """Own points, less a little credit for points that went to the others."""
+    return scores[me] - 0.05 * (sum(scores) - scores[me])
+
+
+# ---- passing ---------------------------------------------------------------------------------
+
+
+def decide_pass(view: View) -> list[int]:
+    """Three cards to pass: dangerous spades, a short suit to void, then the highest cards."""
+    hand = view.hand_mask
+    chosen: list[int] = []
+    spades = hand & SUIT[2]
+    guards = (spades & ((1 << QS) - 1)).bit_count()
+    has_queen = bool(hand & QS_BIT)
+    # the seat on our right plays before us, so a queen passed right is one we can see coming
+    keep_queen = has_queen and guards >= (2 if view.pass_direction == "right" else 3)
+    if has_queen and not keep_queen:
+        chosen.append(QS)
+    for c in (38, 37):
+        if hand >> c & 1 and guards < 3 and not keep_queen:
+            chosen.append(c)
+    chosen = chosen[:3]
+    left = hand
+    for c in chosen:
+        left &= ~(1 << c)
+    # void a short minor suit if the remaining slots allow it
+    room = 3 - len(chosen)
+    options = []
+    for s in (0, 1):
+        m = left & SUIT[s]
+        n = m.bit_count()
+        if 0 < n <= room:
+            keeps_two = s == 0 and m & 1
+            options.append((n, keeps_two, -high(m), s))
+    if options:
+        options.sort()
+        s = options[0][3]
+        m = left & SUIT[s]
+        if not (s == 0 and m & 1 and options[0][0] == 1):
+            while m:
+                b = m & -m
+                chosen.append(b.bit_length() - 1)
+                left &= ~b
+                m ^= b
+    while len(chosen) < 3:
+        chosen.append(_most_dangerous(left, hand, view))
+        left &= ~(1 << chosen[-1])
+    return sorted(chosen)
+
+
+def _most_dangerous(left: int, hand: int, view: View) -> int:
+    """The card we least want to keep: high hearts and high cards in short suits."""
+    best = -1
+    best_score = -1e9
+    m = left
+    while m:
+        b = m & -m
+        c = b.bit_length() - 1
+        m ^= b
+        s, r = divmod(c, 13)
+        length = (hand & SUIT[s]).bit_count()
+        if s == 2:
+            if c == QS:
+                score = 4.0 if length >= 5 else 14.0
+            elif c > QS:
+                score = 2.0 if hand & QS_BIT or length >= 5 else 11.0
+            else:
+                score = r - 10.0
+        elif s == 3:
+            score = r + 1.5
+        else:
+            score = r - 0.4 * length
+        if score > best_score:
+            best_score = score
+            best = c
+    return best

@@ -1,0 +1,190 @@
+"""Deals of the hidden cards that agree with everything a seat knows.
+
+The search imagines where the unseen cards are. Each imagined deal respects the hand sizes,
+the voids the other seats have shown, and the three cards this seat passed (they sit with the
+receiver until played), so the search never wastes effort on deals that cannot be.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.engine import SplitMix64
+
+from .sim import QS, QS_BIT, SUIT
+from .view import View
+
+ALL = (1 << 52) - 1
+HEART_MASK = SUIT[3]
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What a view implies about the other hands, in bitmask form."""
+
+    seat: int
+    hand: int
+    gone: int  # cards played to completed tricks
+    on_table: tuple[int, ...]
+    unknown: int  # cards in the other seats' hands
+    need: tuple[int, int, int, int]
+    forbidden: tuple[int, int, int, int]
+    fixed: tuple[int, int, int, int]
+    pts: tuple[int, int, int, int]
+
+
+def knowledge_of(view: View) -> Knowledge:
+    """Read hand sizes, voids, passed cards and points taken from a view."""
+    me = view.seat
+    hand = view.hand_mask
+    forbidden = [0, 0, 0, 0]
+    gone = 0
+    pts = [0, 0, 0, 0]
+    broken = False
+    plays = [(leader, cards) for leader, cards in view.tricks]
+    if view.trick_leader is not None and view.trick:
+        plays.append((view.trick_leader, view.trick))
+    for index, (leader, cards) in enumerate(plays):
+        led = cards[0] // 13
+        first = index == 0
+        if not first and led == 3 and not broken:
+            forbidden[leader] |= SUIT[0] | SUIT[1] | SUIT[2]
+        for i in range(1, len(cards)):
+            seat = (leader + i) % 4
+            card = cards[i]
+            if card // 13 != led:
+                forbidden[seat] |= SUIT[led]
+                if first and (card >= 39 or card == QS):
+                    forbidden[seat] |= ALL & ~(HEART_MASK | QS_BIT)
+        if len(cards) == 4:
+            best = 0
+            points = 0
+            for i, card in enumerate(cards):
+                if card // 13 == led and card > cards[best]:
+                    best = i
+                points += 1 if card >= 39 else 13 if card == QS else 0
+                gone |= 1 << card
+                if card >= 39:
+                    broken = True
+            pts[(leader + best) % 4] += points
+    table = 0
+    for card in view.trick:
+        table |= 1 << card
+    unknown = ALL & ~(hand | gone | table)
+    need = view.hand_sizes()
+    need[me] = 0
+    fixed = [0, 0, 0, 0]
+    if view.phase == "playing" and view.pass_target is not None:
+        for card in view.passed:
+            if unknown >> card & 1:
+                fixed[view.pass_target] |= 1 << card
+    forbidden[me] = ALL
+    return Knowledge(
+        seat=me,
+        hand=hand,
+        gone=gone,
+        on_table=tuple(view.trick),
+        unknown=unknown,
+        need=tuple(need),  # type: ignore[arg-type]
+        forbidden=tuple(forbidden),  # type: ignore[arg-type]
+        fixed=tuple(fixed),  # type: ignore[arg-type]
+        pts=tuple(pts),  # type: ignore[arg-type]
+    )
+
+
+class DealSampler:
+    """Draws deals for one decision; the work that does not change between deals is done once."""
+
+    def __init__(self, know: Knowledge) -> None:
+        self.seat = know.seat
+        hands = list(know.fixed)
+        hands[know.seat] = know.hand
+        self.hands = hands
+        cap = [know.need[s] - know.fixed[s].bit_count() for s in range(4)]
+        cap[know.seat] = 0
+        self.cap = cap
+        rest = know.unknown
+        for s in range(4):
+            rest &= ~know.fixed[s]
+        self.free: list[int] = []  # cards any seat with room may hold
+        tied: list[tuple[int, list[int]]] = []  # cards some seat has shown it cannot hold
+        open_seats = sum(1 for s in range(4) if cap[s])
+        self.eligible: dict[int, list[int]] = {}
+        m = rest
+        while m:
+            b = m & -m
+            c = b.bit_length() - 1
+            m ^= b
+            seats = [s for s in range(4) if cap[s] and not know.forbidden[s] >> c & 1]
+            self.eligible[c] = seats
+            if len(seats) == open_seats:
+                self.free.append(c)
+            else:
+                tied.append((c, seats))
+        tied.sort(key=lambda item: len(item[1]))
+        self.tied = tied
+
+    def draw(self, rng: SplitMix64) -> list[int]:
+        """One deal of the unknown cards; our own hand in our seat."""
+        free = self.free
+        for _ in range(20):
+            left = self.cap[:]
+            out = self.hands[:]
+            for c, seats in self.tied:
+                if len(seats) == 1:
+                    s = seats[0]
+                    if not left[s]:
+                        break
+                else:
+                    room = 0
+                    for s in seats:
+                        room += left[s]
+                    if not room:
+                        break
+                    r = (rng.next64() * room) >> 64
+                    for s in seats:
+                        r -= left[s]
+                        if r < 0:
+                            break
+                out[s] |= 1 << c
+                left[s] -= 1
+            else:
+                _shuffle(rng, free)
+                i = 0
+                for s in range(4):
+                    for c in free[i : i + left[s]]:
+                        out[s] |= 1 << c
+                    i += left[s]
+                return out
+        cards = [c for c, _ in self.tied] + free
+        return _matching(cards, self.eligible, self.cap, self.hands)
+
+
+def _shuffle(rng: SplitMix64, items: list[int]) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = (rng.next64() * (i + 1)) >> 64
+        items[i], items[j] = items[j], items[i]
+
+
+def _matching(cards, eligible, cap, hands) -> list[int]:
+    """A deal by augmenting paths, for the rare knots the greedy deal cannot untie."""
+    slots = [s for s in range(4) for _ in range(cap[s])]
+    owner: list[int | None] = [None] * len(slots)
+
+    def place(c: int, seen: set[int]) -> bool:
+        for j, s in enumerate(slots):
+            if s in eligible[c] and j not in seen:
+                seen.add(j)
+                if owner[j] is None or place(owner[j], seen):  # type: ignore[arg-type]
+                    owner[j] = c
+                    return True
+        return False
+
+    for c in cards:
+        if not place(c, set()):
+            raise ValueError("no deal agrees with this view")
+    out = hands[:]
+    for j, c in enumerate(owner):
+        if c is not None:
+            out[slots[j]] |= 1 << c
+    return out

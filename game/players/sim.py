@@ -1,0 +1,300 @@
+"""A bare-bones Hearts simulator on bitmasks and the fast heuristic that plays inside it.
+
+The search plays thousands of cards per decision, so this module avoids the ``Game`` class and
+its strings: a hand is an int whose bit ``i`` is card ``i`` (suit * 13 + rank, suits C D S H).
+``pick`` is also the players' fallback and a readable statement of their card sense.
+"""
+
+from __future__ import annotations
+
+CLUBS, DIAMONDS, SPADES, HEARTS = 0, 1, 2, 3
+SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
+HEART_MASK = SUIT[HEARTS]
+QS = 36
+KS = 37
+AS = 38
+QS_BIT = 1 << QS
+HIGH_SPADES = (1 << KS) | (1 << AS)
+POINT_MASK = HEART_MASK | QS_BIT
+NOT_HEARTS = ((1 << 52) - 1) ^ HEART_MASK
+MOON = 26
+THREAT_POINTS = 10  # when a lone taker of every point so far is worth fighting
+SHOOT_POINTS = 18  # when a lone taker of every point so far goes for the rest
+
+
+def low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def high(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def legal_mask(hand: int, trick, first: bool, broken: bool) -> int:
+    """The playable cards of ``hand`` under the engine's rules, as a mask."""
+    if not trick:
+        if first:
+            return 1 if hand & 1 else hand
+        if broken:
+            return hand
+        return (hand & NOT_HEARTS) or hand
+    follow = hand & SUIT[trick[0] // 13]
+    if follow:
+        return follow
+    if first:
+        return (hand & ~POINT_MASK) or hand
+    return hand
+
+
+def table_state(trick) -> tuple[int, int, int]:
+    """The winning card so far, its position in the trick, and the points on the table."""
+    win = -1
+    win_i = 0
+    tpts = 0
+    for i, c in enumerate(trick):
+        if i == 0 or (c // 13 == win // 13 and c > win):
+            win = c
+            win_i = i
+        tpts += 1 if c >= 39 else 13 if c == QS else 0
+    return win, win_i, tpts
+
+
+def moon_threat(pts, ntricks: int) -> int:
+    """The seat that has taken every point so far, once that is worth fighting; else -1."""
+    total = pts[0] + pts[1] + pts[2] + pts[3]
+    if total == 0:
+        return -1
+    for s in range(4):
+        if pts[s] == total:
+            if total >= THREAT_POINTS or ntricks >= 8:
+                return s
+            return -1
+    return -1
+
+
+def pick(
+    hand: int,
+    n: int,
+    win: int,
+    tpts: int,
+    first: bool,
+    broken: bool,
+    gone: int,
+    shooting: bool,
+    threat: int,
+    winner_seat: int,
+    voids: int = 0,
+) -> int:
+    """A sound card by rules of thumb: duck, unload the queen and hearts, lead safe low cards.
+
+    ``n`` cards are on the table, ``win`` is the one winning so far (its suit is the led suit)
+    and ``tpts`` their points. ``gone`` holds the cards of completed tricks; ``shooting`` means
+    this seat goes for every trick; ``threat`` is a seat that must be stopped from shooting (-1
+    if none) and ``winner_seat`` the seat winning the trick on the table. ``voids`` has bit
+    ``s`` set when another seat is out of suit ``s``: leading it invites a discard.
+    """
+    if n == 0:
+        if first:
+            return 0
+        legal = hand if broken else (hand & NOT_HEARTS) or hand
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
+        if shooting:
+            return _lead_to_win(legal, hand, gone)
+        return _lead_low(legal, hand, gone, voids)
+    led = win // 13
+    follow = hand & SUIT[led]
+    if follow:
+        if follow & (follow - 1) == 0:
+            return follow.bit_length() - 1
+        above = follow >> (win + 1)
+        if shooting:
+            return follow.bit_length() - 1 if above else (follow & -follow).bit_length() - 1
+        if above and threat >= 0 and winner_seat == threat:
+            return follow.bit_length() - 1
+        if first:
+            return follow.bit_length() - 1
+        below = follow & ((1 << win) - 1)
+        if n == 3:
+            if above and not tpts:
+                safe = follow & ~QS_BIT
+                if safe >> (win + 1):
+                    return safe.bit_length() - 1
+            if below:
+                return below.bit_length() - 1
+            safe = follow & ~QS_BIT
+            return safe.bit_length() - 1 if safe else QS
+        if below:
+            return below.bit_length() - 1
+        if led == SPADES:
+            safe = follow & ~QS_BIT
+            if safe and not (gone & QS_BIT):
+                return (safe & -safe).bit_length() - 1
+            return safe.bit_length() - 1 if safe else QS
+        return follow.bit_length() - 1
+    legal = (hand & ~POINT_MASK) or hand if first else hand
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
+    if shooting:
+        keep = legal & ~POINT_MASK
+        return _shed(keep) if keep else (legal & -legal).bit_length() - 1
+    if threat >= 0 and winner_seat == threat:
+        keep = legal & ~POINT_MASK
+        if keep:
+            return _shed(keep)
+    if legal & QS_BIT:
+        return QS
+    if not (gone & QS_BIT) and legal & HIGH_SPADES:
+        return (legal & HIGH_SPADES).bit_length() - 1
+    hearts = legal & HEART_MASK
+    if hearts:
+        return hearts.bit_length() - 1
+    return _shed(legal)
+
+
+def _shed(cards: int) -> int:
+    """The highest card, from the shortest suit on a tie, to make voids."""
+    best = -1
+    best_key = (-1, 0)
+    for s in range(4):
+        m = cards & SUIT[s]
+        if m:
+            c = high(m)
+            key = (c - 13 * s, -m.bit_count())
+            if key > best_key:
+                best_key = key
+                best = c
+    return best
+
+
+def _lead_low(legal: int, hand: int, gone: int, voids: int) -> int:
+    """The lead most likely to lose: low relative to the cards still out, spades with care."""
+    out = ~(hand | gone) & ((1 << 52) - 1)
+    qs_out = not (gone & QS_BIT) and not (hand & QS_BIT)
+    best = -1
+    best_score = 1e9
+    for s in range(4):
+        m = legal & SUIT[s]
+        if not m:
+            continue
+        c = low(m)
+        suit_out = out & SUIT[s]
+        lower = (suit_out & ((1 << c) - 1)).bit_count()
+        higher = (suit_out >> (c + 1)).bit_count()
+        score = 50.0 + (c - 13 * s) if higher == 0 else lower / (lower + higher) * 10
+        if s == SPADES:
+            if hand & QS_BIT or (not (gone & QS_BIT) and c > QS):
+                score += 30
+            elif qs_out and c < QS:
+                score -= 3
+        elif s == HEARTS:
+            score += 1
+        if voids >> s & 1 and out & POINT_MASK:
+            score += 15
+        if score < best_score:
+            best_score = score
+            best = c
+    return best
+
+
+def _lead_to_win(legal: int, hand: int, gone: int) -> int:
+    """For a shooter: a card no one can beat if there is one, else the highest."""
+    out = ~(hand | gone) & ((1 << 52) - 1)
+    for s in (CLUBS, DIAMONDS, SPADES, HEARTS):
+        m = legal & SUIT[s]
+        if m and not (out & SUIT[s]) >> (high(m) + 1) and (out & SUIT[s]):
+            return high(m)
+    for s in (CLUBS, DIAMONDS, SPADES, HEARTS):
+        m = legal & SUIT[s]
+        if m and not (out & SUIT[s]):
+            return high(m)
+    return high(legal)
+
+
+def final_scores(pts, moon_off_shooter: bool) -> list[int]:
+    if MOON in pts:
+        shooter = pts.index(MOON)
+        if moon_off_shooter:
+            return [-MOON if s == shooter else 0 for s in range(4)]
+        return [0 if s == shooter else MOON for s in range(4)]
+    return list(pts)
+
+
+def playout(
+    hands: list[int],
+    leader: int,
+    trick: list[int],
+    pts: list[int],
+    gone: int,
+    ntricks: int,
+    plan_seat: int = -1,
+) -> list[int]:
+    """Play the hand out with ``pick`` for every seat; returns points taken (before moon).
+
+    ``hands`` is changed in place (callers pass a copy). ``plan_seat`` is a seat that tries to
+    shoot the moon for as long as nobody else has a point.
+    """
+    pts = pts[:]
+    n = len(trick)
+    win, win_i, tpts = table_state(trick)
+    trick_bits = 0
+    for c in trick:
+        trick_bits |= 1 << c
+    while True:
+        total = pts[0] + pts[1] + pts[2] + pts[3]
+        threat = -1
+        shooter = -1
+        if total:
+            for s in range(4):
+                if pts[s] == total:
+                    if total >= THREAT_POINTS or ntricks >= 8:
+                        threat = s
+                    if total >= SHOOT_POINTS or s == plan_seat:
+                        shooter = s
+                    break
+            if plan_seat >= 0 and pts[plan_seat] != total:
+                plan_seat = -1
+        broken = bool(gone & HEART_MASK)
+        first = ntricks == 0
+        voids = 0
+        if n == 0:
+            for s in range(4):
+                h = hands[s]
+                if s != leader and h:
+                    for x in range(4):
+                        if not h & SUIT[x]:
+                            voids |= 1 << x
+        while n < 4:
+            seat = (leader + n) % 4
+            c = pick(
+                hands[seat],
+                n,
+                win,
+                tpts,
+                first,
+                broken,
+                gone,
+                seat == shooter or (seat == plan_seat and not total),
+                threat,
+                (leader + win_i) % 4,
+                voids,
+            )
+            hands[seat] ^= 1 << c
+            trick_bits |= 1 << c
+            if n == 0 or (c > win and c // 13 == win // 13):
+                win = c
+                win_i = n
+            if c >= 39:
+                tpts += 1
+            elif c == QS:
+                tpts += 13
+            n += 1
+        leader = (leader + win_i) % 4
+        pts[leader] += tpts
+        gone |= trick_bits
+        ntricks += 1
+        if ntricks == 13:
+            return pts
+        n = 0
+        tpts = 0
+        trick_bits = 0

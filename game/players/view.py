@@ -1,0 +1,82 @@
+"""What one seat may know, and nothing more.
+
+The decision code is handed a ``View`` and never the ``Game``: that is how the computer players
+are honest by construction rather than by promise. Cards are int indexes (suit * 13 + rank,
+suits C D S H) so the search can work on bitmasks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.engine import Card, Game
+
+HEARTS = 3
+QUEEN_OF_SPADES = 36
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge of the hand in progress, built by ``view_of``."""
+
+    seat: int
+    number: int
+    hand_number: int
+    pass_direction: str
+    pass_target: int | None
+    moon_off_shooter: bool
+    phase: str
+    hand: tuple[int, ...]
+    passed: tuple[int, ...]
+    received: tuple[int, ...]
+    tricks: tuple[tuple[int, tuple[int, ...]], ...]
+    trick_leader: int | None
+    trick: tuple[int, ...]
+    totals: tuple[int, int, int, int]
+
+    @property
+    def cards_played(self) -> int:
+        return 4 * len(self.tricks) + len(self.trick)
+
+    @property
+    def hand_mask(self) -> int:
+        mask = 0
+        for card in self.hand:
+            mask |= 1 << card
+        return mask
+
+    def hand_sizes(self) -> list[int]:
+        """How many cards each seat still holds: 13 less what it has played."""
+        sizes = [13 - len(self.tricks)] * 4
+        if self.trick_leader is not None:
+            for i in range(len(self.trick)):
+                sizes[(self.trick_leader + i) % 4] -= 1
+        return sizes
+
+
+def view_of(game: Game, seat: int) -> View:
+    """The view of ``seat``: its own hand and passes, the public table, the scores."""
+
+    def indexes(codes: list[str]) -> tuple[int, ...]:
+        return tuple(Card.parse(code).index for code in codes)
+
+    tricks = tuple(
+        (done.leader, tuple(Card.parse(code).index for _, code in done.plays))
+        for done in game.completed_tricks
+    )
+    return View(
+        seat=seat,
+        number=game.number,
+        hand_number=game.hand_number,
+        pass_direction=game.pass_direction,
+        pass_target=game.pass_target(seat),
+        moon_off_shooter=game.moon_off_shooter,
+        phase=game.phase,
+        hand=indexes(game.hand(seat)),
+        passed=indexes(game.passed(seat)),
+        received=indexes(game.received(seat)),
+        tricks=tricks,
+        trick_leader=game.trick_leader,
+        trick=tuple(Card.parse(code).index for _, code in game.trick),
+        totals=game.totals,
+    )
