@@ -112,8 +112,12 @@ MATCHUPS = (
 # ---- playing -----------------------------------------------------------------------------------
 
 
+EVEN_HAND = [7, 7, 6, 6]
+
+
 def deal_game(number: int, hand_number: int) -> Game:
-    """A fresh hand ``hand_number`` of game ``number``, with earlier hands scored as zero."""
+    """A fresh hand ``hand_number`` of game ``number``; earlier hands (at most three) are
+    scored as evenly as 26 points allow, so no seat starts ahead."""
     hands = deal(number, hand_number)
     keep = (hand_number - 1) % 4 == 3
     leader = next(seat for seat in range(4) if 0 in hands[seat])
@@ -128,7 +132,7 @@ def deal_game(number: int, hand_number: int) -> Game:
             "x": ["", "", "", ""],
             "r": ["", "", "", ""],
             "t": str(leader) if keep else "",
-            "s": [[0, 0, 0, 0]] * (hand_number - 1),
+            "s": [EVEN_HAND[i:] + EVEN_HAND[:i] for i in range(hand_number - 1)],
         }
     )
 
