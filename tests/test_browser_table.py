@@ -172,3 +172,25 @@ def test_the_table_fits_without_scrolling(browser, live_server, size):
     status = page.locator("#status").bounding_box()
     assert status["y"] + status["height"] <= height
     context.close()
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_reduced_motion_turns_the_card_animation_off(browser, live_server, motion):
+    context = browser.new_context(reduced_motion=motion)
+    page = context.new_page()
+    give_name(page, live_server.url)
+    pass_three(page)
+    if not page.locator("#table .played.arrive").count():
+        act(page, page.locator(LIT).first)
+    arriving = page.locator("#table .played.arrive").first
+    duration = arriving.evaluate("card => getComputedStyle(card).animationDuration")
+    delays = page.locator("#table .played.arrive").evaluate_all(
+        "cards => cards.map(card => getComputedStyle(card).animationDelay)"
+    )
+    if motion == "reduce":
+        assert duration.split(",")[0].strip() == "0s"
+        assert all(d.split(",")[0].strip() == "0s" for d in delays)
+    else:
+        assert duration.split(",")[0].strip() != "0s"
+        assert any(d.split(",")[0].strip() != "0s" for d in delays)
+    context.close()
