@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.backends import signed_cookies
 from django.core import signing
 
 from game.engine import MAX_NUMBER, Game
@@ -165,19 +166,29 @@ class PlayerState:
     unreadable: bool = False  # a cookie came but could not be read: this state is a fresh one
 
 
+class SessionStore(signed_cookies.SessionStore):
+    """Django's signed-cookie session (SESSION_ENGINE = "game.session"), which also remembers
+    whether a cookie came and failed to read: Django's own answers an empty session for a bad
+    signature, an expired one or a value too short to be a key, exactly as for no cookie."""
+
+    def __init__(self, session_key: str | None = None) -> None:
+        super().__init__(session_key)
+        self.cookie_sent = bool(session_key)
+
+    @property
+    def unreadable(self) -> bool:
+        # Every session we write holds the options and statistics, and the middleware deletes the
+        # cookie of an empty one: so a cookie that came and reads as empty could not be read.
+        return self.cookie_sent and not self.keys()
+
+
 def new_number() -> int:
     return secrets.randbelow(MAX_NUMBER) + 1
 
 
 def load(session: Any) -> PlayerState:
-    """The state the cookie holds, or a fresh one with a notice if it cannot be read.
-
-    Django's signed-cookie backend answers an empty session for a cookie whose signature fails
-    or has expired; the sessions we write are never empty (the options and statistics are always
-    there, and the middleware deletes an empty session's cookie), so "a cookie was sent, yet the
-    session is empty" means it could not be read.
-    """
-    if session.session_key and not session.keys():
+    """The state the cookie holds, or a fresh one with a notice if it cannot be read."""
+    if getattr(session, "unreadable", False):
         return unreadable()
     state = PlayerState(
         options=Options.from_dict(session.get("o")),

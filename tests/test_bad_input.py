@@ -76,6 +76,7 @@ def unreadable_cookie(kind: str) -> str:
         "a byte changed": lambda: tampered(value),
         "truncated": lambda: value[: len(value) // 2],
         "garbage": lambda: "this-is-not-a-cookie",
+        "too short to be a key": lambda: "6",
         "odd characters": lambda: "%FF%00::..:",
         "expired": lambda: SignerFromThePast(salt=SESSION_SALT).sign_object(
             data, serializer=JSONSerializer, compress=True
@@ -84,7 +85,15 @@ def unreadable_cookie(kind: str) -> str:
     }[kind]()
 
 
-UNREADABLE = ["a byte changed", "truncated", "garbage", "odd characters", "expired", "foreign key"]
+UNREADABLE = [
+    "a byte changed",
+    "truncated",
+    "garbage",
+    "too short to be a key",
+    "odd characters",
+    "expired",
+    "foreign key",
+]
 
 
 def assert_fresh_start_on_page(client: Client, html: str) -> None:
