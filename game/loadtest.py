@@ -288,7 +288,7 @@ def hammer_health(port: int, record: Record, deadline: float, pause: float = 0.0
 # ---- the first visit --------------------------------------------------------------------------
 
 
-def first_visit(port: int) -> tuple[int, list[tuple[str, int, str]]]:
+def first_visit(port: int) -> tuple[int, list[tuple[str, int, str]], int]:
     """The bytes a first visit transfers: a newly dealt table's page and everything it uses."""
     record = Record()
     player = Player(port, record, 1)
@@ -309,6 +309,7 @@ def first_visit(port: int) -> tuple[int, list[tuple[str, int, str]]]:
         return len(body), response.headers.get("Content-Encoding") or "identity", body
 
     items: list[tuple[str, int, str]] = []
+    faces: list[int] = []  # every card face's compressed size
     size, encoding, page = fetch("/")
     items.append(("/", size, encoding))
     html = page.decode()  # Django sends the page itself uncompressed
@@ -321,14 +322,20 @@ def first_visit(port: int) -> tuple[int, list[tuple[str, int, str]]]:
             css = fetch_identity(port, path)
             for rule, url in re.findall(r'([^{}]*)\{[^{}]*url\("?([^")]+)"?\)', css):
                 face = re.search(r"\.face-(\w\w)\b", rule)
-                if face and face.group(1) not in shown:
-                    continue
                 image = urllib.parse.urljoin(path, url)
+                if face and face.group(1) not in shown:
+                    faces.append(fetch(image)[0])  # for the worst case of another deal
+                    continue
                 if image not in (name for name, _, _ in items):
                     size, encoding, _ = fetch(image)
                     items.append((image, size, encoding))
+                    if face:
+                        faces.append(size)
     conn.close()
-    return sum(size for _, size, _ in items), items
+    total = sum(size for _, size, _ in items)
+    shown_faces = sum(size for name, size, _ in items if re.search(r"/cards/\w\w\.", name))
+    worst = total - shown_faces + sum(sorted(faces)[-len(shown) :]) if shown else total
+    return total, items, worst
 
 
 def fetch_identity(port: int, path: str) -> str:
@@ -453,11 +460,12 @@ def measure(args: argparse.Namespace, port: int) -> int:
     results: list[tuple[str, bool]] = []
 
     # 1. The first visit.
-    total, items = first_visit(port)
+    total, items, worst = first_visit(port)
     print("\nFirst visit (page and assets, Accept-Encoding: br, gzip):")
     for path, size, encoding in items:
         print(f"  {size:>8,} B  {encoding:<8} {path}")
     print(f"  {total:>8,} B  in all, {len(items)} responses")
+    print(f"  {worst:>8,} B  with the 13 heaviest card faces instead (the worst deal)")
 
     # 2. The trivial view, with as many clients as there will be players.
     health = Record()
@@ -554,8 +562,8 @@ def measure(args: argparse.Namespace, port: int) -> int:
          ratio <= TARGET_RATIO),
         (f"a move's whole server time p99 <= {TARGET_MOVE_P99_MS:g} ms with one player "
          f"({move_p99:.1f} ms)", bool(solo) and move_p99 <= TARGET_MOVE_P99_MS),
-        (f"first visit < {TARGET_FIRST_VISIT // 1024} KB compressed ({total / 1024:.1f} KB)",
-         total < TARGET_FIRST_VISIT),
+        (f"first visit < {TARGET_FIRST_VISIT // 1024} KB compressed ({total / 1024:.1f} KB;"
+         f" worst deal {worst / 1024:.1f} KB)", worst < TARGET_FIRST_VISIT),
         (f"a move's response < {TARGET_MOVE_BYTES // 1024} KB ({max(sizes, default=0):,} B)",
          bool(sizes) and max(sizes) < TARGET_MOVE_BYTES),
     ]  # fmt: skip
