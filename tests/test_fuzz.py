@@ -45,6 +45,25 @@ def one_of(things: list, pick: int):
     return things[pick % len(things)]
 
 
+def played_ahead(game: Game, steps: int) -> Game:
+    """The game some steps on, every seat playing its first legal card (no thinking), stopped
+    where the table waits for you: your turn, your pass, or a finished hand or game."""
+    for _ in range(steps):
+        if game.phase == "passing":
+            for seat in range(4):
+                if not game.has_passed(seat):
+                    game.pass_cards(seat, game.hand(seat)[:3])
+        elif game.phase == "playing":
+            game.play(game.turn, game.legal_plays(game.turn)[0])
+        elif game.phase == "hand_over":
+            game.next_hand()
+        else:
+            break
+    while game.phase == "playing" and game.turn != 0:
+        game.play(game.turn, game.legal_plays(game.turn)[0])
+    return game
+
+
 class Table(RuleBasedStateMachine):
     """One browser at the table, and a stranger sending it anything."""
 
@@ -106,8 +125,13 @@ class Table(RuleBasedStateMachine):
 
     # ---- the player --------------------------------------------------------------------------
 
-    @initialize(name=st.text(min_size=1, max_size=30), htmx=st.booleans(), number=PICK)
-    def sit_down(self, name, htmx, number):
+    @initialize(
+        name=st.text(min_size=1, max_size=30),
+        htmx=st.booleans(),
+        number=PICK,
+        ahead=st.integers(0, 700),
+    )
+    def sit_down(self, name, htmx, number, ahead):
         self.htmx = htmx
         self.send("GET", "/")
         response, refusal = self.send("POST", "/name", {"name": name}, htmx=htmx)
@@ -116,6 +140,7 @@ class Table(RuleBasedStateMachine):
         state = self.state()  # the first game by its number, as "Game > Select Game" would
         state.game = None
         start_game(state, 1 + number % 1_000_000, Clock())
+        state.game = played_ahead(state.game, ahead)  # to reach later hands and the game's end
         store(self.client, state)
 
     @rule(pick=PICK, flag=st.booleans())
