@@ -146,7 +146,7 @@ def advance(state: PlayerState, clock: Clock) -> None:
         game.play(seat, clock.think(players.choose_play, game, seat))
     if game.phase == "game_over" and not state.recorded:
         totals = game.totals
-        state.stats.record(won=HUMAN in game.winners, score=totals[HUMAN])
+        state.stats.record(won=HUMAN in game.winners, score=totals[HUMAN], number=game.number)
         state.stats.moons += moons_by_human(game)
         state.recorded = True
 

@@ -1,17 +1,43 @@
 """The only code that reads and writes the signed cookie: the game, its table state, the
-options and the statistics. Everything is kept compact; the cookie must stay under 4,096 bytes.
+options and the statistics. Everything is kept compact; the cookie must stay under 4,096 bytes,
+and ``save`` enforces it: if the signed value would not fit, the oldest statistics detail goes
+first, then the undo snapshot, never the game itself.
+
+A cookie that was sent but cannot be read (tampered, truncated, expired, signed with a key we no
+longer hold, or holding something that is not a consistent game) starts a fresh state with a
+notice saying so: ``PlayerState.unreadable`` tells the views not to act on it.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+from django.contrib.sessions.backends import signed_cookies
+from django.core import signing
+
 from game.engine import MAX_NUMBER, Game
+
+log = logging.getLogger(__name__)
 
 SPEEDS = ("slow", "normal", "fast", "none")
 NAME_MAX = 20
+RECENT_MAX = 100  # finished games kept for the Statistics dialog, newest last
+RECENT_READ_MAX = 1000  # a longer list in a cookie is cut before it is even looked at
+SCORE_LIMIT = 10_000  # no final score comes near this; anything beyond is not a score
+
+# Browsers keep at most 4,096 bytes of name and value per cookie; the attributes Django adds
+# (expires, Max-Age, Path, SameSite, Secure, HttpOnly) take about 110 more. Keeping name=value
+# under COOKIE_BUDGET keeps the whole Set-Cookie line under 4,096 bytes as well.
+COOKIE_LIMIT = 4096
+COOKIE_ATTRIBUTES_RESERVE = 128
+COOKIE_BUDGET = COOKIE_LIMIT - COOKIE_ATTRIBUTES_RESERVE
+SESSION_SALT = "django.contrib.sessions.backends.signed_cookies"  # the backend's own salt
+UNREADABLE_NOTICE = "Your saved game could not be read, so a new game has begun."
 
 
 @dataclass
@@ -63,9 +89,11 @@ class Stats:
     longest_loss: int = 0
     best: int | None = None
     moons: int = 0
+    # The detail: [game number, your final score] of the last finished games, oldest first.
+    recent: list[list[int]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "p": self.played,
             "w": self.won,
             "s": self.streak,
@@ -74,6 +102,9 @@ class Stats:
             "b": self.best,
             "m": self.moons,
         }
+        if self.recent:
+            data["r"] = self.recent
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Stats:
@@ -94,9 +125,12 @@ class Stats:
         best = data.get("b")
         if isinstance(best, int) and not isinstance(best, bool):
             stats.best = best
+        recent = data.get("r")
+        if isinstance(recent, list):
+            stats.recent = [entry for entry in recent[-RECENT_READ_MAX:] if _finished(entry)]
         return stats
 
-    def record(self, won: bool, score: int | None) -> None:
+    def record(self, won: bool, score: int | None, number: int = 0) -> None:
         self.played += 1
         if won:
             self.won += 1
@@ -105,8 +139,10 @@ class Stats:
         else:
             self.streak = self.streak - 1 if self.streak < 0 else -1
             self.longest_loss = max(self.longest_loss, -self.streak)
-        if score is not None and (self.best is None or score < self.best):
-            self.best = score
+        if score is not None:
+            if self.best is None or score < self.best:
+                self.best = score
+            self.recent = [*self.recent, [number, score]][-RECENT_MAX:]
 
     @property
     def win_percent(self) -> int:
@@ -127,6 +163,23 @@ class PlayerState:
     stats: Stats = field(default_factory=Stats)
     recorded: bool = False  # the finished game is already in the statistics
     notice: str = ""  # a message shown once on the next page
+    unreadable: bool = False  # a cookie came but could not be read: this state is a fresh one
+
+
+class SessionStore(signed_cookies.SessionStore):
+    """Django's signed-cookie session (SESSION_ENGINE = "game.session"), which also remembers
+    whether a cookie came and failed to read: Django's own answers an empty session for a bad
+    signature, an expired one or a value too short to be a key, exactly as for no cookie."""
+
+    def __init__(self, session_key: str | None = None) -> None:
+        super().__init__(session_key)
+        self.cookie_sent = bool(session_key)
+
+    @property
+    def unreadable(self) -> bool:
+        # Every session we write holds the options and statistics, and the middleware deletes the
+        # cookie of an empty one: so a cookie that came and reads as empty could not be read.
+        return self.cookie_sent and not self.keys()
 
 
 def new_number() -> int:
@@ -134,6 +187,9 @@ def new_number() -> int:
 
 
 def load(session: Any) -> PlayerState:
+    """The state the cookie holds, or a fresh one with a notice if it cannot be read."""
+    if getattr(session, "unreadable", False):
+        return unreadable()
     state = PlayerState(
         options=Options.from_dict(session.get("o")),
         stats=Stats.from_dict(session.get("st")),
@@ -143,8 +199,8 @@ def load(session: Any) -> PlayerState:
         try:
             state.game = Game.from_dict(table.get("g"))
         except ValueError:
-            state.game = None
-        if state.game is not None:
+            return unreadable(state.options, state.stats)
+        else:
             selected = table.get("sel", "")
             if isinstance(selected, str) and len(selected) <= 6:
                 hand = set(state.game.hand(0))
@@ -161,11 +217,74 @@ def load(session: Any) -> PlayerState:
     return state
 
 
+def unreadable(options: Options | None = None, stats: Stats | None = None) -> PlayerState:
+    """A fresh start, keeping whatever options and statistics did read cleanly."""
+    return PlayerState(
+        options=options or Options(),
+        stats=stats or Stats(),
+        notice=UNREADABLE_NOTICE,
+        unreadable=True,
+    )
+
+
+def _finished(entry: Any) -> bool:
+    """One [game number, final score] of the statistics detail."""
+    return (
+        isinstance(entry, list)
+        and len(entry) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in entry)
+        and 0 < entry[0] <= MAX_NUMBER
+        and -SCORE_LIMIT < entry[1] < SCORE_LIMIT
+    )
+
+
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def save(session: Any, state: PlayerState) -> None:
+    """Write the state into the session, trimmed to fit the cookie (see ``fit``)."""
+    _write(session, state)
+    fit(session, state)
+
+
+def fit(session: Any, state: PlayerState) -> None:
+    """Keep the signed cookie under COOKIE_BUDGET: drop the oldest statistics detail, then the
+    undo snapshot, then the one-time notice; the game itself is never dropped."""
+    if cookie_bytes(session) < COOKIE_BUDGET:
+        return
+    while state.stats.recent:
+        # Halve the detail each round: a few signings at most, whatever the list's length.
+        state.stats.recent = state.stats.recent[len(state.stats.recent) // 2 + 1 :]
+        session["st"] = state.stats.to_dict()
+        if cookie_bytes(session) < COOKIE_BUDGET:
+            return
+    for attribute in ("undo", "notice"):
+        if getattr(state, attribute):
+            setattr(state, attribute, None if attribute == "undo" else "")
+            _write(session, state)
+            if cookie_bytes(session) < COOKIE_BUDGET:
+                return
+    log.error("The saved state is %d bytes even after trimming", cookie_bytes(session))
+
+
+def cookie_bytes(session: Any) -> int:
+    """The length of name=value the session middleware would send for this session.
+
+    The signed value is base64 of the (compressed when smaller) JSON plus ":timestamp:signature",
+    so the JSON's length gives a bound; only a state near the budget is signed to measure it.
+    """
+    data = dict(session.items())
+    name = len(settings.SESSION_COOKIE_NAME) + 1
+    plain = len(session.serializer().dumps(data))
+    bound = name + math.ceil((plain + 1) / 3) * 4 + 64
+    if bound < COOKIE_BUDGET:
+        return bound
+    value = signing.dumps(data, compress=True, salt=SESSION_SALT, serializer=session.serializer)
+    return name + len(value)
+
+
+def _write(session: Any, state: PlayerState) -> None:
     session["o"] = state.options.to_dict()
     session["st"] = state.stats.to_dict()
     if state.game is None:

@@ -93,7 +93,9 @@ def act(request: HttpRequest, action: Callable[[PlayerState, actions.Clock], Non
     state = load_state(request, timing)
     message = ""
     sent = request.POST.get(SEQ_FIELD)
-    if sent is not None and sent != str(state.seq):
+    if state.unreadable:  # the cookie could not be read: show the fresh start, do nothing else
+        save(request.session, state)
+    elif sent is not None and sent != str(state.seq):
         message = "That was already done. The table shows where the game is now."
     else:
         start = time.perf_counter()

@@ -75,7 +75,8 @@ TEMPLATES = [
 # No database: the game, the options and the statistics live in the signed cookie.
 DATABASES: dict = {}
 
-SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+# Django's signed-cookie sessions, telling the game when a cookie came but could not be read.
+SESSION_ENGINE = "game.session"
 SESSION_SERIALIZER = "django.contrib.sessions.serializers.JSONSerializer"
 SESSION_COOKIE_NAME = "hearts"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
