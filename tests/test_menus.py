@@ -179,7 +179,7 @@ def test_score_sheet_on_demand(client):
     put_state(client, state)
     sheet = text(client.get("/score", **HX))
     row = state.game.history[0]
-    cells = "".join(f"<td>{points}</td>" for points in row)
+    cells = "".join(f"<td>{points}<i>{points}</i></td>" for points in row)
     assert f'<th scope="row">1</th>{cells}' in sheet
     assert "Game #617, hand 1." in sheet
 

@@ -280,12 +280,8 @@ def test_a_finished_hand_lays_out_point_cards_and_shows_the_score_sheet():
     assert game.phase in ("hand_over", "game_over")
     assert 'class="score-sheet"' in html
     row = game.history[0]
-    cells = "".join(
-        rf'<td><span class="points">{p}</span>[^<]*<span class="vh">[^<]*</span> '
-        rf'<span class="running">{p}</span></td>'
-        for p in row
-    )
-    assert re.search(r'<tr><th scope="row">1</th>' + cells, html)
+    cells = "".join(f"<td>{p}<i>{p}</i></td>" for p in row)
+    assert '<tr><th scope="row">1</th>' + cells in html
     for seat in range(4):
         for code in game.taken(seat):
             if code[1] == "H" or code == "QS":
