@@ -197,6 +197,7 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
                     "seat": seat,
                     "place": SEAT_PLACES[seat],
                     "name": names[seat],
+                    "summary": taken_summary(names[seat], cards),
                     "cards": [{"code": c, "name": Card.parse(c).name} for c in cards],
                 }
             )
@@ -252,6 +253,15 @@ def hint_sentence(game: Game, hint: list[str]) -> str:
     if game.phase == "passing" and len(names) > 1:
         return f"Hint: pass {', '.join(names[:-1])} and {names[-1]}."
     return f"Hint: play {names[0]}."
+
+
+def taken_summary(name: str, cards: list[str]) -> str:
+    """ "Ben took 3 hearts and the queen of spades.", said once for the whole pile."""
+    hearts = sum(1 for c in cards if c[1] == "H")
+    parts = [f"{hearts} heart{'s' if hearts != 1 else ''}"] if hearts else []
+    if "QS" in cards:
+        parts.append("the queen of spades")
+    return f"{name} took {' and '.join(parts) or 'no point cards'}."
 
 
 def won_sentence(names: list[str], winners: list[int]) -> str:
