@@ -293,12 +293,9 @@
   });
 
   if (icon && windowEl) {
+    // The product page: "click the icon to reopen it". A click, a double-click (its first
+    // click already reopens) and Enter on the focused icon all bring the window back.
     icon.addEventListener("click", function (event) {
-      event.preventDefault();
-      if (event.detail === 0) reopen(); // Enter on the icon
-      else icon.focus(); // one click selects it, as on a desktop
-    });
-    icon.addEventListener("dblclick", function (event) {
       event.preventDefault();
       reopen();
     });
