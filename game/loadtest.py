@@ -406,12 +406,17 @@ def gunicorn(env: dict[str, str], log: Path):
             time.sleep(0.1)
         yield port
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Ask a server to stop, and make sure it has."""
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def collectstatic(env: dict[str, str]) -> None:

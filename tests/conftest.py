@@ -25,3 +25,10 @@ def browser_type_launch_args(browser_type_launch_args):
             "--no-first-run",
         ],
     }
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    """Browser tests run without animation, as a player with reduced motion would see them;
+    the test of the animation itself makes its own contexts."""
+    return {**browser_context_args, "reduced_motion": "reduce"}

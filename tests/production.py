@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from game.loadtest import stop
+
 REPO = Path(__file__).resolve().parent.parent
 START_DEADLINE_SECONDS = 60
 
@@ -159,9 +161,4 @@ def gunicorn(env: dict[str, str], log_dir: Path):
             time.sleep(0.1)
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)

@@ -20,11 +20,6 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
-@pytest.fixture
-def browser_context_args(browser_context_args):
-    return {**browser_context_args, "reduced_motion": "reduce"}
-
-
 class Watch:
     def __init__(self, page: Page):
         self.page = page

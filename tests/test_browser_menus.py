@@ -13,35 +13,12 @@ from playwright.sync_api import Page, expect
 
 from game import actions, players
 from game.session import PlayerState, save
+from tests.browser_support import CARDS, LIT, STATUS, TITLE, after, seq
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-STATUS = "#status .status-line"
-CARDS = "#table .hand .card"
-LIT = '#table .hand .card:not([aria-disabled="true"])'
-TITLE = "#titlebar #title"
-
-
-@pytest.fixture
-def browser_context_args(browser_context_args):
-    return {**browser_context_args, "reduced_motion": "reduce"}
-
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def seq(page: Page) -> str:
-    return page.locator("#table").get_attribute("data-seq")
-
-
-def after(page: Page, before: str) -> None:
-    """Wait for a new table, swapped and settled (hearts.js has put the focus back)."""
-    page.wait_for_function(
-        "before => { const t = document.querySelector('#table');"
-        " return t && t.dataset.seq !== before"
-        " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'); }",
-        arg=before,
-    )
 
 
 def keys(page: Page, key: str) -> None:

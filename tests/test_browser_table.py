@@ -3,38 +3,22 @@
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser_support import LIT, STATUS, after, seq
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-STATUS = "#status .status-line"
-LIT = '#table .hand .card:not([aria-disabled="true"])'
-
-
-@pytest.fixture
-def browser_context_args(browser_context_args):
-    return {**browser_context_args, "reduced_motion": "reduce"}
-
-
-def seq(page: Page) -> str:
-    return page.locator("#table").get_attribute("data-seq")
 
 
 def act(page: Page, locator) -> None:
     """Click and wait until the server has answered with a new table."""
     before = seq(page)
     locator.click(position={"x": 6, "y": 24})
-    page.wait_for_function(
-        f"() => {{ const t = document.querySelector('#table');"
-        f" return t && t.dataset.seq !== '{before}'; }}"
-    )
+    after(page, before)
 
 
 def click_button(page: Page, name: str) -> None:
     before = seq(page)
     page.get_by_role("button", name=name, exact=True).click()
-    page.wait_for_function(
-        f"() => {{ const t = document.querySelector('#table');"
-        f" return t && t.dataset.seq !== '{before}'; }}"
-    )
+    after(page, before)
 
 
 def give_name(page: Page, url: str, name: str = "Ada") -> None:
