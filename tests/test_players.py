@@ -268,3 +268,27 @@ def test_a_seat_takes_a_heart_to_stop_a_moon_it_sees_coming():
         game.play(game.turn, choose_play(game, game.turn))
     assert game.moon_shooter is None
     assert game.history[-1] == (0, 0, 4, 22)
+
+
+# ---- the playout model -------------------------------------------------------------------------
+
+
+def test_playouts_model_the_others_as_cautious_duckers():
+    from game.players.sim import pick
+
+    def mask(*codes: str) -> int:
+        return sum(1 << Card.parse(code).index for code in codes)
+
+    def card(code: str) -> int:
+        return Card.parse(code).index
+
+    hand = mask("5D", "9D", "KD")
+    # last to a pointless diamond trick won by the eight: we take it high, a cautious seat ducks
+    args = (hand, 3, card("8D"), 0, False, True, 0, False, -1, 0)
+    assert pick(*args) == card("KD")
+    assert pick(*args, 0, True) == card("5D")
+    # second to a diamond led with the four, no card to duck with: we play high, it plays low
+    hand = mask("9D", "KD")
+    args = (hand, 1, card("4D"), 0, False, True, 0, False, -1, 0)
+    assert pick(*args) == card("KD")
+    assert pick(*args, 0, True) == card("9D")

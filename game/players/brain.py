@@ -108,7 +108,9 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
                 card, plan = options[k]
                 trial = hands[:]
                 trial[me] ^= 1 << card
-                after = playout(trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan)
+                after = playout(
+                    trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan, me
+                )
                 totals[k] += _utility(final_scores(after, view.moon_off_shooter), me)
         budget -= deals * len(alive) * remaining
         seen += deals

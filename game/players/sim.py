@@ -84,6 +84,7 @@ def pick(
     threat: int,
     winner_seat: int,
     voids: int = 0,
+    ducky: bool = False,
 ) -> int:
     """A sound card by rules of thumb: duck, unload the queen and hearts, lead safe low cards.
 
@@ -91,7 +92,9 @@ def pick(
     and ``tpts`` their points. ``gone`` holds the cards of completed tricks; ``shooting`` means
     this seat goes for every trick; ``threat`` is a seat that must be stopped from shooting (-1
     if none) and ``winner_seat`` the seat winning the trick on the table. ``voids`` has bit
-    ``s`` set when another seat is out of suit ``s``: leading it invites a discard.
+    ``s`` set when another seat is out of suit ``s``: leading it invites a discard. A ``ducky``
+    seat wins a trick only when it must: last to play it still ducks a trick without points, and
+    when it cannot duck it follows with its lowest card, hoping a later seat takes the trick.
     """
     if n == 0:
         if first:
@@ -116,7 +119,7 @@ def pick(
             return follow.bit_length() - 1
         below = follow & ((1 << win) - 1)
         if n == 3:
-            if above and not tpts:
+            if above and not tpts and not (ducky and below):
                 safe = follow & ~QS_BIT
                 if safe >> (win + 1):
                     return safe.bit_length() - 1
@@ -131,6 +134,8 @@ def pick(
             if safe and not (gone & QS_BIT):
                 return (safe & -safe).bit_length() - 1
             return safe.bit_length() - 1 if safe else QS
+        if ducky:
+            return (follow & -follow).bit_length() - 1
         return follow.bit_length() - 1
     legal = (hand & ~POINT_MASK) or hand if first else hand
     if legal & (legal - 1) == 0:
@@ -228,11 +233,14 @@ def playout(
     gone: int,
     ntricks: int,
     plan_seat: int = -1,
+    me: int = -1,
 ) -> list[int]:
     """Play the hand out with ``pick`` for every seat; returns points taken (before moon).
 
     ``hands`` is changed in place (callers pass a copy). ``plan_seat`` is a seat that tries to
-    shoot the moon for as long as nobody else has a point.
+    shoot the moon for as long as nobody else has a point. ``me`` is the searching seat: the
+    others are modelled as cautious (``ducky``) players, which the benchmark found a better guess
+    of how real opponents keep their high cards than playing them as eager as ourselves.
     """
     pts = pts[:]
     n = len(trick)
@@ -278,6 +286,7 @@ def playout(
                 threat,
                 (leader + win_i) % 4,
                 voids,
+                me >= 0 and seat != me,
             )
             hands[seat] ^= 1 << c
             trick_bits |= 1 << c
