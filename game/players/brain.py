@@ -31,7 +31,7 @@ CARD_BUDGET = 12000  # simulated cards per decision, shared among deals and cand
 MIN_DEALS = 6
 MAX_DEALS = 150
 PRUNE_MARGIN = 2.5  # mean points by which a card must trail to be dropped after the first half
-MOON_STRENGTH = 1.0
+MOON_STRENGTH = 1.4
 
 
 def decide_play(view: View) -> int:
