@@ -273,22 +273,26 @@ def test_a_seat_takes_a_heart_to_stop_a_moon_it_sees_coming():
 # ---- the playout model -------------------------------------------------------------------------
 
 
-def test_playouts_model_the_others_as_cautious_duckers():
-    from game.players.sim import pick
+def test_playouts_model_the_others_as_careful_duckers():
+    from game.bench import ducker_pass, ducker_play
+    from game.players.sim import HEART_MASK, duck_pick, table_state
 
-    def mask(*codes: str) -> int:
+    def mask(codes) -> int:
         return sum(1 << Card.parse(code).index for code in codes)
 
-    def card(code: str) -> int:
-        return Card.parse(code).index
-
-    hand = mask("5D", "9D", "KD")
-    # last to a pointless diamond trick won by the eight: we take it high, a cautious seat ducks
-    args = (hand, 3, card("8D"), 0, False, True, 0, False, -1, 0)
-    assert pick(*args) == card("KD")
-    assert pick(*args, 0, True) == card("5D")
-    # second to a diamond led with the four, no card to duck with: we play high, it plays low
-    hand = mask("9D", "KD")
-    args = (hand, 1, card("4D"), 0, False, True, 0, False, -1, 0)
-    assert pick(*args) == card("KD")
-    assert pick(*args, 0, True) == card("9D")
+    # the playout's ducker is the benchmark's ducker, card for card
+    for number in range(1, 11):
+        game = Game.new(number)
+        for seat in range(4):
+            game.pass_cards(seat, ducker_pass(game, seat))
+        while game.phase == "playing":
+            seat = game.turn
+            gone = mask(code for done in game.completed_tricks for _, code in done.plays)
+            trick = [Card.parse(code).index for _, code in game.trick]
+            first = game.tricks_played == 0
+            broken = bool(gone & HEART_MASK)
+            win = table_state(trick)[0]
+            card = duck_pick(mask(game.hand(seat)), len(trick), win, first, broken)
+            expected = ducker_play(game, seat)
+            assert card == Card.parse(expected).index
+            game.play(seat, expected)

@@ -27,11 +27,11 @@ from .sim import (
 from .view import View
 
 PLAY_STREAM = 0x91A7
-CARD_BUDGET = 8000  # simulated cards per decision, shared among deals and candidates
+CARD_BUDGET = 12000  # simulated cards per decision, shared among deals and candidates
 MIN_DEALS = 6
 MAX_DEALS = 150
 PRUNE_MARGIN = 2.5  # mean points by which a card must trail to be dropped after the first half
-MOON_STRENGTH = 1.7
+MOON_STRENGTH = 1.4
 
 
 def decide_play(view: View) -> int:

@@ -84,7 +84,6 @@ def pick(
     threat: int,
     winner_seat: int,
     voids: int = 0,
-    ducky: bool = False,
 ) -> int:
     """A sound card by rules of thumb: duck, unload the queen and hearts, lead safe low cards.
 
@@ -92,9 +91,7 @@ def pick(
     and ``tpts`` their points. ``gone`` holds the cards of completed tricks; ``shooting`` means
     this seat goes for every trick; ``threat`` is a seat that must be stopped from shooting (-1
     if none) and ``winner_seat`` the seat winning the trick on the table. ``voids`` has bit
-    ``s`` set when another seat is out of suit ``s``: leading it invites a discard. A ``ducky``
-    seat wins a trick only when it must: last to play it still ducks a trick without points, and
-    when it cannot duck it follows with its lowest card, hoping a later seat takes the trick.
+    ``s`` set when another seat is out of suit ``s``: leading it invites a discard.
     """
     if n == 0:
         if first:
@@ -119,7 +116,7 @@ def pick(
             return follow.bit_length() - 1
         below = follow & ((1 << win) - 1)
         if n == 3:
-            if above and not tpts and not (ducky and below):
+            if above and not tpts:
                 safe = follow & ~QS_BIT
                 if safe >> (win + 1):
                     return safe.bit_length() - 1
@@ -134,8 +131,6 @@ def pick(
             if safe and not (gone & QS_BIT):
                 return (safe & -safe).bit_length() - 1
             return safe.bit_length() - 1 if safe else QS
-        if ducky:
-            return (follow & -follow).bit_length() - 1
         return follow.bit_length() - 1
     legal = (hand & ~POINT_MASK) or hand if first else hand
     if legal & (legal - 1) == 0:
@@ -155,6 +150,42 @@ def pick(
     if hearts:
         return hearts.bit_length() - 1
     return _shed(legal)
+
+
+RANK_ORDER = tuple(13 * s + r for r in range(13) for s in range(4))
+
+
+def duck_pick(hand: int, n: int, win: int, first: bool, broken: bool) -> int:
+    """The careful ducker's card: the highest that still loses; when void the queen of spades,
+    then the highest heart, then the highest card; when it cannot lose, the lowest card (the
+    highest, queen aside, when last); leads its lowest card. Careful humans play much like it.
+    """
+    if n == 0:
+        if first:
+            return 0
+        legal = hand if broken else (hand & NOT_HEARTS) or hand
+        for c in RANK_ORDER:
+            if legal >> c & 1:
+                return c
+    follow = hand & SUIT[win // 13]
+    if follow:
+        below = follow & ((1 << win) - 1)
+        if below:
+            return below.bit_length() - 1
+        safe = (follow & ~QS_BIT) or follow
+        if n == 3:
+            return safe.bit_length() - 1
+        return (safe & -safe).bit_length() - 1
+    legal = (hand & ~POINT_MASK) or hand if first else hand
+    if legal & QS_BIT:
+        return QS
+    hearts = legal & HEART_MASK
+    if hearts:
+        return hearts.bit_length() - 1
+    for c in reversed(RANK_ORDER):
+        if legal >> c & 1:
+            return c
+    return -1
 
 
 def _shed(cards: int) -> int:
@@ -239,8 +270,9 @@ def playout(
 
     ``hands`` is changed in place (callers pass a copy). ``plan_seat`` is a seat that tries to
     shoot the moon for as long as nobody else has a point. ``me`` is the searching seat: the
-    others are modelled as cautious (``ducky``) players, which the benchmark found a better guess
-    of how real opponents keep their high cards than playing them as eager as ourselves.
+    others play ``duck_pick``, the careful ducker's rules, which the benchmark found a far better
+    guess of how real opponents play (they drop the queen under our ace or king of spades) than
+    playing them as eager as ourselves.
     """
     pts = pts[:]
     n = len(trick)
@@ -274,20 +306,22 @@ def playout(
                             voids |= 1 << x
         while n < 4:
             seat = (leader + n) % 4
-            c = pick(
-                hands[seat],
-                n,
-                win,
-                tpts,
-                first,
-                broken,
-                gone,
-                seat == shooter or (seat == plan_seat and not total),
-                threat,
-                (leader + win_i) % 4,
-                voids,
-                me >= 0 and seat != me,
-            )
+            if me >= 0 and seat != me:
+                c = duck_pick(hands[seat], n, win, first, broken)
+            else:
+                c = pick(
+                    hands[seat],
+                    n,
+                    win,
+                    tpts,
+                    first,
+                    broken,
+                    gone,
+                    seat == shooter or (seat == plan_seat and not total),
+                    threat,
+                    (leader + win_i) % 4,
+                    voids,
+                )
             hands[seat] ^= 1 << c
             trick_bits |= 1 << c
             if n == 0 or (c > win and c // 13 == win // 13):
