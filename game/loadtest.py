@@ -435,6 +435,16 @@ def collectstatic(env: dict[str, str]) -> None:
 # ---- the report -------------------------------------------------------------------------------
 
 
+def run_all(threads: list[threading.Thread]) -> float:
+    """Start every thread at once, wait for all of them; the seconds it took."""
+    start = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.monotonic() - start
+
+
 def line(label: str, samples: list[Sample], errors: int, seconds: float) -> str:
     ms = [s.ms for s in samples]
     rps = len(samples) / seconds if seconds else 0.0
@@ -480,12 +490,7 @@ def measure(args: argparse.Namespace, port: int) -> int:
         threading.Thread(target=hammer_health, args=(port, health, deadline))
         for _ in range(args.players)
     ]
-    start = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    health_seconds = time.monotonic() - start
+    health_seconds = run_all(threads)
 
     # 3. The players, all at once.
     load = Record()
@@ -494,12 +499,7 @@ def measure(args: argparse.Namespace, port: int) -> int:
         threading.Thread(target=Player(port, load, seed).play, args=(deadline, args.games))
         for seed in range(args.players)
     ]
-    start = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    load_seconds = time.monotonic() - start
+    load_seconds = run_all(threads)
     moves = [s for s in load.samples if s.path in MOVES]
     print(
         f"\nUnder load: {args.players} players, {load_seconds:.1f} s, {load.games} games finished"
