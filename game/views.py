@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 
 from game import actions, table
@@ -18,8 +19,9 @@ SEQ_FIELD = "seq"
 
 
 class Timing:
+    """The Server-Timing header: the computer players' thinking apart from everything else."""
+
     def __init__(self) -> None:
-        self.start = time.perf_counter()
         self.clock = actions.Clock()
         self.marks: dict[str, float] = {}
 
@@ -75,7 +77,7 @@ def render_table(
     response = render(request, page, context)
     timing.mark("render", start)
     response["Server-Timing"] = timing.header()
-    response["Vary"] = "HX-Request"
+    patch_vary_headers(response, ["HX-Request"])
     response["Cache-Control"] = "no-store"
     return response
 
