@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from game.engine import DECK, Card, Game
+from game.engine import Card, Game
 from game.session import PlayerState
 
 COMPUTER_NAMES = ("Pauline", "Michele", "Ben")
@@ -158,7 +158,7 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     hand = [
         HandCard(
             code=code,
-            name=DECK[Card.parse(code).index].name,
+            name=Card.parse(code).name,
             raised=code in state.selected or code in received,
             dimmed=playing and code not in legal,
             hint=code in hint,

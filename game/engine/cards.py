@@ -73,13 +73,3 @@ QUEEN_OF_SPADES = DECK[QUEEN_OF_SPADES_INDEX]
 def card_name(code: str) -> str:
     """The English name a person reads or hears: "QS" -> "queen of spades"."""
     return Card.parse(code).name
-
-
-def cards_to_text(cards) -> str:
-    return "".join(card.code for card in cards)
-
-
-def cards_from_text(text: str) -> list[Card]:
-    if len(text) % 2:
-        raise ValueError("card text has an odd length")
-    return [Card.parse(text[i : i + 2]) for i in range(0, len(text), 2)]

@@ -293,13 +293,6 @@ class Game:
             raise IllegalMove("You cannot play a point card on the first trick.")
         raise IllegalMove("You cannot play that card now.")  # unreachable by the rules above
 
-    def can_play(self, seat: int, code: str) -> bool:
-        try:
-            self._verify_play(seat, code)
-        except IllegalMove:
-            return False
-        return True
-
     # ---- actions --------------------------------------------------------------------------
 
     def pass_cards(self, seat: int, codes: Any) -> None:
