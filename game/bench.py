@@ -210,14 +210,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m game.bench", description=__doc__)
     parser.add_argument("--hands", type=int, default=400, help="hands per match-up (default 400)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--first", type=int, default=0, help="first deal (default 0): check figures on other deals"
+    )
     args = parser.parse_args(argv)
     deals = max(1, math.ceil(args.hands / 4))
+    indices = range(args.first, args.first + deals)
     started = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
-            results = list(pool.map(run_deal, range(deals), chunksize=1))
+            results = list(pool.map(run_deal, indices, chunksize=1))
     else:
-        results = [run_deal(i) for i in range(deals)]
+        results = [run_deal(i) for i in indices]
     elapsed = time.perf_counter() - started
 
     print(f"{deals} deals x 4 seat rotations = {4 * deals} hands per match-up ({elapsed:.0f} s)")

@@ -296,3 +296,48 @@ def test_playouts_model_the_others_as_careful_duckers():
             expected = ducker_play(game, seat)
             assert card == Card.parse(expected).index
             game.play(seat, expected)
+
+
+# ---- reading the other seats -------------------------------------------------------------------
+
+
+def test_reading_a_ducker_never_rules_out_a_card_it_holds():
+    from game.bench import ducker_pass, ducker_play
+    from game.players.deals import knowledge_of
+
+    ruled_out = 0
+    for number in range(1, 9):
+        game = Game.new(number)
+        for seat in range(4):
+            game.pass_cards(seat, ducker_pass(game, seat))
+        while game.phase == "playing":
+            for observer in range(4):
+                know = knowledge_of(view_of(game, observer))
+                for seat in range(4):
+                    held = sum(1 << Card.parse(code).index for code in game.hand(seat))
+                    assert know.inferred[seat] & held == 0
+                    ruled_out += (know.inferred[seat] & know.unknown).bit_count()
+            game.play(game.turn, ducker_play(game, game.turn))
+    assert ruled_out > 10_000  # the readings say a lot, not nothing
+
+
+def test_a_ducker_under_the_jack_holds_nothing_between_and_a_seat_that_breaks_form_is_not_read():
+    from game.players.deals import _ducker_reading
+
+    def idx(code: str) -> int:
+        return Card.parse(code).index
+
+    trick_one = (0, tuple(idx(c) for c in ("2C", "JC", "7C", "3C")))
+    reading = _ducker_reading([trick_one], 0, (0, 0, 0, 0))
+    between = {idx(c) for c in ("8C", "9C", "TC")}
+    assert {c for c in range(52) if reading[2] >> c & 1} == between
+    # seat 3 played the 3 under the jack: it holds nothing from the 4 to the 10
+    assert {c for c in range(52) if reading[3] >> c & 1} == {
+        idx(c) for c in ["4C", "5C", "6C", "7C", "8C", "9C", "TC"]
+    }
+    assert reading[0] == 0  # never a reading of ourselves
+    # seat 2 later plays the 9 of clubs it "could not hold": it is no ducker, so no reading
+    trick_two = (1, tuple(idx(c) for c in ("4D", "9C", "5D", "6D")))
+    reading = _ducker_reading([trick_one, trick_two], 0, (0, 0, 0, 0))
+    assert reading[2] == 0
+    assert reading[3] != 0

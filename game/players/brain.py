@@ -32,6 +32,7 @@ MIN_DEALS = 6
 MAX_DEALS = 150
 PRUNE_MARGIN = 2.5  # mean points by which a card must trail to be dropped after the first half
 MOON_STRENGTH = 1.4
+STOP_SHARE = 0.5  # of the imagined deals, the share in which the others fight our moon
 
 
 def decide_play(view: View) -> int:
@@ -102,14 +103,15 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
         share = budget // 2 if round_ == 0 else budget
         deals = max(MIN_DEALS if round_ == 0 else 0, share // (len(alive) * remaining))
         deals = min(deals, MAX_DEALS - seen)
-        for _ in range(deals):
+        for i in range(deals):
+            stop = ((seen + i) * STOP_SHARE) % 1.0 < STOP_SHARE
             hands = sampler.draw(rng)
             for k in alive:
                 card, plan = options[k]
                 trial = hands[:]
                 trial[me] ^= 1 << card
                 after = playout(
-                    trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan, me
+                    trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan, me, stop
                 )
                 totals[k] += _utility(final_scores(after, view.moon_off_shooter), me)
         budget -= deals * len(alive) * remaining

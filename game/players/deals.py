@@ -2,7 +2,9 @@
 
 The search imagines where the unseen cards are. Each imagined deal respects the hand sizes,
 the voids the other seats have shown, and the three cards this seat passed (they sit with the
-receiver until played), so the search never wastes effort on deals that cannot be.
+receiver until played), so the search never wastes effort on deals that cannot be. It also
+reads each other seat as a careful ducker would play (``_ducker_reading``) and keeps to those
+readings while they hold together.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class Knowledge:
     forbidden: tuple[int, int, int, int]
     fixed: tuple[int, int, int, int]
     pts: tuple[int, int, int, int]
+    # cards a seat would have played had it held them, if it plays like a careful ducker
+    inferred: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 def knowledge_of(view: View) -> Knowledge:
@@ -79,6 +83,7 @@ def knowledge_of(view: View) -> Knowledge:
             if unknown >> card & 1:
                 fixed[view.pass_target] |= 1 << card
     forbidden[me] = ALL
+    inferred = _ducker_reading(plays, me, fixed)
     return Knowledge(
         seat=me,
         hand=hand,
@@ -89,7 +94,80 @@ def knowledge_of(view: View) -> Knowledge:
         forbidden=tuple(forbidden),  # type: ignore[arg-type]
         fixed=tuple(fixed),  # type: ignore[arg-type]
         pts=tuple(pts),  # type: ignore[arg-type]
+        inferred=inferred,
     )
+
+
+# (rank, suit) order, the order in which a ducker leads and discards: RANK_KEY[c] for card c
+RANK_KEY = tuple((c % 13) * 4 + c // 13 for c in range(52))
+_BELOW_KEY = tuple(sum(1 << d for d in range(52) if RANK_KEY[d] < RANK_KEY[c]) for c in range(52))
+_ABOVE_KEY = tuple(sum(1 << d for d in range(52) if RANK_KEY[d] > RANK_KEY[c]) for c in range(52))
+NOT_POINTS = ALL & ~(HEART_MASK | QS_BIT)
+
+
+def _between(lo: int, hi: int) -> int:
+    """The cards strictly between ``lo`` and ``hi`` (same suit)."""
+    return ((1 << hi) - 1) & ~((1 << (lo + 1)) - 1) if hi > lo + 1 else 0
+
+
+def _ducker_reading(plays, me: int, fixed) -> tuple[int, int, int, int]:
+    """What each other seat cannot hold if it plays like a careful ducker (the highest card
+    that still loses, the queen then the highest heart when void, the lowest lead).
+
+    A ducker that ducks with the 7 under the jack holds neither 8, 9 nor 10 of that suit, and
+    one that throws a club while void holds no heart and not the queen. These readings are only
+    guesses about the player: a seat whose later play (or a card we know it holds) contradicts
+    them has shown it does not play that way, and its readings are dropped.
+    """
+    out = [0, 0, 0, 0]
+    trusted = [seat != me for seat in range(4)]
+    broken = False
+    for index, (leader, cards) in enumerate(plays):
+        first = index == 0
+        led = cards[0] // 13
+        win = cards[0]
+        for i, c in enumerate(cards):
+            seat = (leader + i) % 4
+            if trusted[seat]:
+                if out[seat] >> c & 1:
+                    trusted[seat] = False
+                else:
+                    out[seat] |= _not_held(c, i, len(cards), win, led, first, broken)
+            if i and c // 13 == led and c > win:
+                win = c
+        for c in cards:
+            if c >= 39:
+                broken = True
+    return tuple(
+        out[seat] if trusted[seat] and not out[seat] & fixed[seat] else 0 for seat in range(4)
+    )  # type: ignore[return-value]
+
+
+def _not_held(c: int, n: int, size: int, win: int, led: int, first: bool, broken: bool) -> int:
+    """The cards a ducker cannot have held when it played ``c`` as card ``n`` of a trick."""
+    suit = SUIT[led]
+    if n == 0:
+        if first:
+            return 0
+        if broken:
+            return _BELOW_KEY[c]
+        return _BELOW_KEY[c] & ~HEART_MASK if c < 39 else 0
+    if c // 13 == led:
+        if c < win:
+            return _between(c, win)
+        below = suit & ((1 << win) - 1)
+        if c == QS:
+            return suit & ~QS_BIT
+        if n == 3:
+            return below | (suit & ~((1 << (c + 1)) - 1) & ~QS_BIT)
+        return below | (_between(win, c) & ~QS_BIT)
+    if c == QS:
+        return 0
+    if c >= 39:
+        return 0 if first else QS_BIT | (HEART_MASK & ~((1 << (c + 1)) - 1))
+    if first:
+        return _ABOVE_KEY[c] & NOT_POINTS
+    return QS_BIT | HEART_MASK | _ABOVE_KEY[c]
 
 
 class DealSampler:
@@ -106,6 +184,13 @@ class DealSampler:
         rest = know.unknown
         for s in range(4):
             rest &= ~know.fixed[s]
+        read = tuple(know.forbidden[s] | know.inferred[s] for s in range(4))
+        if read == know.forbidden or not self._setup(rest, read, check=True):
+            self._setup(rest, know.forbidden, check=False)
+
+    def _setup(self, rest: int, forbidden, check: bool) -> bool:
+        """Sort the cards into free and tied ones; with ``check``, whether any deal fits."""
+        cap = self.cap
         self.free: list[int] = []  # cards any seat with room may hold
         tied: list[tuple[int, list[int]]] = []  # cards some seat has shown it cannot hold
         open_seats = sum(1 for s in range(4) if cap[s])
@@ -115,7 +200,9 @@ class DealSampler:
             b = m & -m
             c = b.bit_length() - 1
             m ^= b
-            seats = [s for s in range(4) if cap[s] and not know.forbidden[s] >> c & 1]
+            seats = [s for s in range(4) if cap[s] and not forbidden[s] >> c & 1]
+            if not seats:
+                return False
             self.eligible[c] = seats
             if len(seats) == open_seats:
                 self.free.append(c)
@@ -123,6 +210,21 @@ class DealSampler:
                 tied.append((c, seats))
         tied.sort(key=lambda item: len(item[1]))
         self.tied = tied
+        if check:
+            # Hall's condition, seat set by seat set: the cards that only the seats of a set may
+            # hold must fit in that set's room
+            within = [0] * 16
+            for _, seats in tied:
+                key = 0
+                for s in seats:
+                    key |= 1 << s
+                within[key] += 1
+            for subset in range(1, 16):
+                room = sum(cap[s] for s in range(4) if subset >> s & 1)
+                count = sum(within[key] for key in range(1, 16) if key & ~subset == 0)
+                if count > room:
+                    return False
+        return True
 
     def draw(self, rng: SplitMix64) -> list[int]:
         """One deal of the unknown cards; our own hand in our seat."""

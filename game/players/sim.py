@@ -265,6 +265,7 @@ def playout(
     ntricks: int,
     plan_seat: int = -1,
     me: int = -1,
+    stop: bool = False,
 ) -> list[int]:
     """Play the hand out with ``pick`` for every seat; returns points taken (before moon).
 
@@ -272,7 +273,8 @@ def playout(
     shoot the moon for as long as nobody else has a point. ``me`` is the searching seat: the
     others play ``duck_pick``, the careful ducker's rules, which the benchmark found a far better
     guess of how real opponents play (they drop the queen under our ace or king of spades) than
-    playing them as eager as ourselves.
+    playing them as eager as ourselves. With ``stop`` they turn on us once we hold every point
+    so far (a moon threat) and play to take one, as real opponents who see a moon coming do.
     """
     pts = pts[:]
     n = len(trick)
@@ -306,7 +308,7 @@ def playout(
                             voids |= 1 << x
         while n < 4:
             seat = (leader + n) % 4
-            if me >= 0 and seat != me:
+            if me >= 0 and seat != me and not (stop and threat == me):
                 c = duck_pick(hands[seat], n, win, first, broken)
             else:
                 c = pick(
