@@ -201,7 +201,7 @@ class DealSampler:
             c = b.bit_length() - 1
             m ^= b
             seats = [s for s in range(4) if cap[s] and not forbidden[s] >> c & 1]
-            if not seats:
+            if not seats and check:
                 return False
             self.eligible[c] = seats
             if len(seats) == open_seats:
