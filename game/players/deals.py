@@ -132,7 +132,7 @@ def _ducker_reading(plays, me: int, fixed) -> tuple[int, int, int, int]:
                 if out[seat] >> c & 1:
                     trusted[seat] = False
                 else:
-                    out[seat] |= _not_held(c, i, len(cards), win, led, first, broken)
+                    out[seat] |= _not_held(c, i, win, led, first, broken)
             if i and c // 13 == led and c > win:
                 win = c
         for c in cards:
@@ -143,7 +143,7 @@ def _ducker_reading(plays, me: int, fixed) -> tuple[int, int, int, int]:
     )  # type: ignore[return-value]
 
 
-def _not_held(c: int, n: int, size: int, win: int, led: int, first: bool, broken: bool) -> int:
+def _not_held(c: int, n: int, win: int, led: int, first: bool, broken: bool) -> int:
     """The cards a ducker cannot have held when it played ``c`` as card ``n`` of a trick."""
     suit = SUIT[led]
     if n == 0:
