@@ -16,6 +16,7 @@ from .sim import (
     QS,
     QS_BIT,
     SUIT,
+    cards_of,
     final_scores,
     high,
     legal_mask,
@@ -54,11 +55,7 @@ def _distinct(legal: int, know: Knowledge) -> list[int]:
     seen = know.hand | know.gone
     reps = []
     prev = -2
-    m = legal
-    while m:
-        b = m & -m
-        c = b.bit_length() - 1
-        m ^= b
+    for c in cards_of(legal):
         same = prev >= 0 and prev // 13 == c // 13 and c != QS and prev != QS
         if same:
             between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
@@ -136,11 +133,7 @@ def _moon_strength(hand: int) -> float:
     """Average weight of the cards held (ten 1 up to ace 5): high hands may shoot the moon."""
     total = 0
     count = 0
-    m = hand
-    while m:
-        b = m & -m
-        c = b.bit_length() - 1
-        m ^= b
+    for c in cards_of(hand):
         total += max(0, c % 13 - 7)
         count += 1
     return total / count if count else 0.0
@@ -197,11 +190,8 @@ def decide_pass(view: View) -> list[int]:
         s = options[0][3]
         m = left & SUIT[s]
         if not (s == 0 and m & 1 and options[0][0] == 1):
-            while m:
-                b = m & -m
-                chosen.append(b.bit_length() - 1)
-                left &= ~b
-                m ^= b
+            chosen.extend(cards_of(m))
+            left &= ~m
     while len(chosen) < 3:
         chosen.append(_most_dangerous(left, hand, view))
         left &= ~(1 << chosen[-1])
@@ -212,11 +202,7 @@ def _most_dangerous(left: int, hand: int, view: View) -> int:
     """The card we least want to keep: high hearts and high cards in short suits."""
     best = -1
     best_score = -1e9
-    m = left
-    while m:
-        b = m & -m
-        c = b.bit_length() - 1
-        m ^= b
+    for c in cards_of(left):
         s, r = divmod(c, 13)
         length = (hand & SUIT[s]).bit_count()
         if s == 2:

@@ -7,6 +7,8 @@ its strings: a hand is an int whose bit ``i`` is card ``i`` (suit * 13 + rank, s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 CLUBS, DIAMONDS, SPADES, HEARTS = 0, 1, 2, 3
 SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
 HEART_MASK = SUIT[HEARTS]
@@ -20,6 +22,14 @@ NOT_HEARTS = ((1 << 52) - 1) ^ HEART_MASK
 MOON = 26
 THREAT_POINTS = 10  # when a lone taker of every point so far is worth fighting
 SHOOT_POINTS = 18  # when a lone taker of every point so far goes for the rest
+
+
+def cards_of(mask: int) -> Iterator[int]:
+    """The card indexes in ``mask``, lowest first."""
+    while mask:
+        b = mask & -mask
+        yield b.bit_length() - 1
+        mask ^= b
 
 
 def low(mask: int) -> int:
