@@ -178,15 +178,20 @@ def static_root(tmp_path_factory):
     return root
 
 
-@pytest.fixture(scope="module")
-def loopback_server(static_root, tmp_path_factory):
-    """A production-like run on plain http://127.0.0.1, as the README describes."""
-    env = production_env(
+def loopback_env(static_root, workers: int) -> dict[str, str]:
+    """Production settings on plain http://127.0.0.1, as the README describes."""
+    return production_env(
         DJANGO_ALLOWED_HOSTS="127.0.0.1",
         DJANGO_SECURE_SSL_REDIRECT="0",
         DJANGO_STATIC_ROOT=str(static_root),
-        WEB_CONCURRENCY="2",
+        WEB_CONCURRENCY=str(workers),
     )
+
+
+@pytest.fixture(scope="module")
+def loopback_server(static_root, tmp_path_factory):
+    """A production-like run on plain http://127.0.0.1, as the README describes."""
+    env = loopback_env(static_root, workers=2)
     with gunicorn(env, tmp_path_factory.mktemp("loopback")) as server:
         yield server
 
@@ -247,12 +252,7 @@ def test_unhashed_static_names_are_not_cached_for_ever(loopback_server, static_r
 
 
 def test_gunicorn_and_django_log_to_standard_output(static_root, tmp_path):
-    env = production_env(
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_STATIC_ROOT=str(static_root),
-        WEB_CONCURRENCY="1",
-    )
+    env = loopback_env(static_root, workers=1)
     with gunicorn(env, tmp_path) as server:
         assert server.get("/no-such-page").status == 404
     stdout, stderr = server.stdout.read_text(), server.stderr.read_text()

@@ -17,6 +17,11 @@ from game.players import choose_pass, choose_play, view_of
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def mask(codes) -> int:
+    """Card codes as the players' bitmask."""
+    return sum(1 << Card.parse(code).index for code in codes)
+
+
 def random_position(number: int, steps: int, seed: int) -> Game:
     """A game ``steps`` actions in, mixing our players with random legal moves."""
     game = Game.new(number)
@@ -277,9 +282,6 @@ def test_playouts_model_the_others_as_careful_duckers():
     from game.bench import ducker_pass, ducker_play
     from game.players.sim import HEART_MASK, duck_pick, table_state
 
-    def mask(codes) -> int:
-        return sum(1 << Card.parse(code).index for code in codes)
-
     # the playout's ducker is the benchmark's ducker, card for card
     for number in range(1, 11):
         game = Game.new(number)
@@ -314,7 +316,7 @@ def test_reading_a_ducker_never_rules_out_a_card_it_holds():
             for observer in range(4):
                 know = knowledge_of(view_of(game, observer))
                 for seat in range(4):
-                    held = sum(1 << Card.parse(code).index for code in game.hand(seat))
+                    held = mask(game.hand(seat))
                     assert know.inferred[seat] & held == 0
                     ruled_out += (know.inferred[seat] & know.unknown).bit_count()
             game.play(game.turn, ducker_play(game, game.turn))

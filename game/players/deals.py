@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from game.engine import SplitMix64
 
-from .sim import QS, QS_BIT, SUIT
+from .sim import POINT_MASK, QS, QS_BIT, RANK_ORDER, SUIT
 from .view import View
 
 ALL = (1 << 52) - 1
@@ -98,11 +98,10 @@ def knowledge_of(view: View) -> Knowledge:
     )
 
 
-# (rank, suit) order, the order in which a ducker leads and discards: RANK_KEY[c] for card c
-RANK_KEY = tuple((c % 13) * 4 + c // 13 for c in range(52))
+# each card's place in the order a ducker leads and discards by (sim.RANK_ORDER)
+RANK_KEY = tuple(RANK_ORDER.index(c) for c in range(52))
 _BELOW_KEY = tuple(sum(1 << d for d in range(52) if RANK_KEY[d] < RANK_KEY[c]) for c in range(52))
 _ABOVE_KEY = tuple(sum(1 << d for d in range(52) if RANK_KEY[d] > RANK_KEY[c]) for c in range(52))
-NOT_POINTS = ALL & ~(HEART_MASK | QS_BIT)
 
 
 def _between(lo: int, hi: int) -> int:
@@ -166,7 +165,7 @@ def _not_held(c: int, n: int, win: int, led: int, first: bool, broken: bool) -> 
     if c >= 39:
         return 0 if first else QS_BIT | (HEART_MASK & ~((1 << (c + 1)) - 1))
     if first:
-        return _ABOVE_KEY[c] & NOT_POINTS
+        return _ABOVE_KEY[c] & ~POINT_MASK
     return QS_BIT | HEART_MASK | _ABOVE_KEY[c]
 
 
