@@ -6,6 +6,7 @@ refusal sentences come from the same checks, so the page and the rules cannot di
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any, NamedTuple
 
@@ -221,6 +222,11 @@ class Game:
         points = self.hand_points()
         return next((seat for seat in SEATS if points[seat] == MOON), None)
 
+    def moons_shot(self, seat: int) -> int:
+        """The hands still in ``history`` in which ``seat`` shot the moon: its moon's row."""
+        row = rules.hand_score([MOON if s == seat else 0 for s in SEATS], self.moon_off_shooter)
+        return self.history.count(row)
+
     # ---- legality -------------------------------------------------------------------------
 
     def _legal(self, seat: int) -> list[int]:
@@ -340,21 +346,10 @@ class Game:
     # ---- copying and the compact text form -------------------------------------------------
 
     def copy(self) -> Game:
-        other = Game()
-        other.number = self.number
-        other.moon_off_shooter = self.moon_off_shooter
-        other.hand_number = self.hand_number
-        other.phase = self.phase
-        other._hands = [set(h) for h in self._hands]
-        other._passed = list(self._passed)
-        other._received = list(self._received)
-        other._tricks = [(leader, list(cards)) for leader, cards in self._tricks]
-        other._current = (
-            None if self._current is None else (self._current[0], list(self._current[1]))
-        )
-        other.history = list(self.history)
-        other.carried = self.carried
-        other.carried_hands = self.carried_hands
+        """An independent game in the same position: playing on one never touches the other."""
+        other = Game.__new__(Game)
+        for name in self.__slots__:
+            setattr(other, name, copy.deepcopy(getattr(self, name)))
         return other
 
     def to_dict(self) -> dict[str, Any]:
@@ -534,8 +529,9 @@ class Game:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_dict() == other.to_dict()
 
-    def __hash__(self) -> int:
-        return hash(self.to_json())
+    # A game changes as it is played, so it must not be a key of a dict or a member of a set:
+    # its hash would go stale. Its JSON text is the hashable form.
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"Game.from_json({self.to_json()!r})"
