@@ -10,9 +10,8 @@ import time
 
 from game import players
 from game.engine import SEATS, Game, IllegalMove
-from game.session import PlayerState, new_number
+from game.session import HUMAN, PlayerState, new_number
 
-HUMAN = 0
 COMPUTERS = tuple(seat for seat in SEATS if seat != HUMAN)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from game.session import NAME_MAX, SPEEDS, Options, clean_name
+from game.session import SPEEDS, Options, clean_name
 
 
 class OptionsForm(forms.Form):
@@ -24,7 +24,7 @@ class OptionsForm(forms.Form):
         name = clean_name(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError("Please type your name.")
-        return name[:NAME_MAX]
+        return name
 
     def refusal(self) -> str:
         """The first sentence to show, or "" when the form is valid."""
