@@ -100,16 +100,16 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
     win, win_i, tpts = table_state(view.trick)
     fallback = pick(
         know.hand,
-        len(view.trick),
-        win,
-        tpts,
-        first,
-        broken,
-        know.gone,
-        threat == me,
-        threat,
-        (leader + win_i) % 4,
-        _shown_voids(know),
+        n=len(view.trick),
+        win=win,
+        tpts=tpts,
+        first=first,
+        broken=broken,
+        gone=know.gone,
+        shooting=threat == me,
+        threat=threat,
+        winner_seat=(leader + win_i) % 4,
+        voids=_shown_voids(know),
     )
     options = [(card, -1) for card in candidates]
     if pts[me] == sum(pts) and _moon_strength(know.hand) >= MOON_STRENGTH:

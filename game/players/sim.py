@@ -320,6 +320,7 @@ def playout(
             trick_bits |= 1 << c
             if record is not None:
                 record.append(c)
+            # rules.winning_position inlined, 13 being RANKS_PER_SUIT: this loop plays every card
             if n == 0 or (c > win and c // 13 == win // 13):
                 win = c
                 win_i = n
