@@ -9,10 +9,10 @@ from __future__ import annotations
 import time
 
 from game import players
-from game.engine import Game, IllegalMove
-from game.session import PlayerState, new_number
+from game.engine import SEATS, Game, IllegalMove
+from game.session import HUMAN, PlayerState, new_number
 
-HUMAN = 0
+COMPUTERS = tuple(seat for seat in SEATS if seat != HUMAN)
 
 
 class Clock:
@@ -54,20 +54,11 @@ def start_game(state: PlayerState, number: int, clock: Clock) -> None:
 
 
 def abandon(state: PlayerState) -> None:
-    game = state.game
-    if game is None or state.recorded:
-        return
-    if game.phase != "game_over" and (
-        game.hand_number > 1 or plays_so_far(game) or game.has_passed(HUMAN)
-    ):
+    """A game left while in progress counts as played and lost."""
+    if in_progress(state):
         state.stats.record(won=False, score=None)
-        state.stats.moons += moons_by_human(game)
+        state.stats.moons += state.game.moons_shot(HUMAN)  # type: ignore[union-attr]
         state.recorded = True
-
-
-def moons_by_human(game: Game) -> int:
-    """Hands in which seat 0 took every point: the only rows that give 78 or -26 in all."""
-    return sum(1 for row in game.history if row[HUMAN] in (0, -26) and sum(row) in (78, -26))
 
 
 def toggle(state: PlayerState, code: str) -> None:
@@ -92,7 +83,7 @@ def pass_selected(state: PlayerState, clock: Clock) -> None:
         raise IllegalMove("Select three cards to pass.")
     trial = game.copy()
     trial.pass_cards(HUMAN, state.selected)
-    for seat in (1, 2, 3):
+    for seat in COMPUTERS:
         trial.pass_cards(seat, clock.think(players.choose_pass, trial, seat))
     state.game = trial
     state.selected = []
@@ -147,11 +138,11 @@ def advance(state: PlayerState, clock: Clock) -> None:
     if game.phase == "game_over" and not state.recorded:
         totals = game.totals
         state.stats.record(won=HUMAN in game.winners, score=totals[HUMAN], number=game.number)
-        state.stats.moons += moons_by_human(game)
+        state.stats.moons += game.moons_shot(HUMAN)
         state.recorded = True
 
 
-# -- our additions: undo, hint, numbered games -------------------------------------------------
+# -- undo, hint, and whether a game is in progress ------------------------------------------
 
 
 def in_progress(state: PlayerState) -> bool:

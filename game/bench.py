@@ -2,9 +2,9 @@
 
 Every deal comes from a fixed game and hand number and is replayed four times with the seats
 rotated (duplicate dealing), so luck of the cards cancels out and anyone can reproduce the
-figures. Pass directions cycle left, right, across, keep. Three match-ups, each with a target
-from issue 3: ours against three duckers, ours against three random players, and three of ours
-against one ducker.
+figures. Pass directions cycle left, right, across, keep. Three match-ups, each with the target
+in ``MATCHUPS`` it must meet: ours against three duckers, ours against three random players, and
+three of ours against one ducker.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 5: the menus' pages and dialogs, numbered games, options, statistics, undo and hint.
+"""The menus' pages and dialogs: numbered games, options, statistics, undo and hint.
 
 A dialog is a server-rendered ``<dialog>``: an htmx request gets the dialog alone (hearts.js
 shows it with showModal()), a plain request gets the whole page with the dialog open over
@@ -8,34 +8,42 @@ the table, so every item of the menus also works without JavaScript.
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 
 from game import __version__, actions, table
 from game.engine import IllegalMove, check_number
-from game.session import SPEEDS, PlayerState, Stats, clean_name, load, save
-from game.views import Timing, act, load_state, render_table
+from game.forms import OptionsForm
+from game.session import SPEEDS, PlayerState, Stats
+from game.views import Timing, act, load_state, save_state, see_other, show_table
 
 HTMX_VERSION = "2.0.11"
 SPEED_LABELS = {"slow": "Slow", "normal": "Normal", "fast": "Fast", "none": "None"}
+NUMBER_ECHO_MAX = 20  # of a refused game number, the characters shown back in the field
 CLOSE_DIALOGS = '\n<div id="dialogs" hx-swap-oob="innerHTML"></div>\n'
 
 
 def dialog(
-    request: HttpRequest, name: str, context: dict | None = None, state: PlayerState | None = None
+    request: HttpRequest,
+    name: str,
+    context: dict | None = None,
+    state: PlayerState | None = None,
+    timing: Timing | None = None,
 ) -> HttpResponse:
+    """The dialog alone for htmx; for a plain request the table with the dialog open over it."""
     template = f"game/dialog_{name}.html"
     context = dict(context or {})
     if request.htmx:
         response = render(request, template, context)
         response["Cache-Control"] = "no-store"
     else:
-        timing = Timing()
+        timing = timing or Timing()
         if state is None:
             state = load_state(request, timing)
-        response = render_table(request, state, timing, dialog=template, extra=context)
-    response["Vary"] = "HX-Request"
+        response = show_table(request, state, timing, dialog=template, extra=context)
+    patch_vary_headers(response, ["HX-Request"])
     return response
 
 
@@ -76,23 +84,25 @@ def about(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def score(request: HttpRequest) -> HttpResponse:
-    state = load(request.session)
+    timing = Timing()
+    state = load_state(request, timing)
     sheet_view = table.build(state) if state.game is not None else None
-    return dialog(request, "score", {"sheet_view": sheet_view}, state)
+    return dialog(request, "score", {"sheet_view": sheet_view}, state, timing)
 
 
 @require_http_methods(["GET", "POST"])
 def select_game(request: HttpRequest) -> HttpResponse:
-    state = load(request.session)
+    timing = Timing()
+    state = load_state(request, timing)
     context = {"in_progress": actions.in_progress(state), "number": ""}
     if request.method == "GET":
-        return dialog(request, "select_game", context, state)
+        return dialog(request, "select_game", context, state, timing)
     sent = request.POST.get("number", "")
     try:
         number = check_number(sent)
     except IllegalMove as refusal:
-        context.update(number=sent[:20], message=str(refusal))
-        response = dialog(request, "select_game", context, state)
+        context.update(number=sent[:NUMBER_ECHO_MAX], message=str(refusal))
+        response = dialog(request, "select_game", context, state, timing)
         return into_dialogs(response, request)
     response = act(request, lambda state, clock: actions.start_game(state, number, clock))
     return closing(response, request)
@@ -102,59 +112,41 @@ def select_game(request: HttpRequest) -> HttpResponse:
 def open_game(request: HttpRequest, number: str) -> HttpResponse:
     """``/game/617/``: GET asks (hearts.js skips the question when nothing would be lost),
     POST starts the game."""
-    state = load(request.session)
+    timing = Timing()
+    state = load_state(request, timing)
     try:
         chosen = check_number(number)
     except IllegalMove as refusal:
-        return dialog(request, "refusal", {"message": str(refusal)}, state)
+        return dialog(request, "refusal", {"message": str(refusal)}, state, timing)
     if request.method == "GET":
         context = {
             "number": chosen,
             "in_progress": actions.in_progress(state),
             "current": state.game.number if state.game else None,
         }
-        return dialog(request, "open_game", context, state)
+        return dialog(request, "open_game", context, state, timing)
     response = act(request, lambda state, clock: actions.start_game(state, chosen, clock))
     return closing(response, request)
 
 
 @require_http_methods(["GET", "POST"])
 def options(request: HttpRequest) -> HttpResponse:
-    state = load(request.session)
-    current = state.options
-    context = {"speeds": [(s, SPEED_LABELS[s]) for s in SPEEDS], "form": current}
+    timing = Timing()
+    state = load_state(request, timing)
+    context = {"speeds": [(s, SPEED_LABELS[s]) for s in SPEEDS], "form": state.options}
     if request.method == "GET":
-        return dialog(request, "options", context, state)
-    post = request.POST
-    name = clean_name(post.get("name", ""))
-    speed = post.get("speed", current.speed)
-    form = type(current)(
-        name=name,
-        speed=speed if speed in SPEEDS else current.speed,
-        message_boxes=post.get("message_boxes") == "1",
-        sheet_after_hand=post.get("sheet_after_hand") == "1",
-        moon_off_shooter=post.get("moon_off_shooter") == "1",
-    )
-    message = ""
-    if not name:
-        message = "Please type your name."
-    elif speed not in SPEEDS:
-        message = "Choose one of the animation speeds."
+        return dialog(request, "options", context, state, timing)
+    form = OptionsForm(request.POST)
+    message = form.refusal()
     if message:
-        context.update(form=form, message=message)
-        response = dialog(request, "options", context, state)
+        context.update(form=form.options(state.options), message=message)
+        response = dialog(request, "options", context, state, timing)
         return into_dialogs(response, request)
-    state.options = form
-    save(request.session, state)
+    state.options = form.options(state.options)
+    save_state(request, state, timing)
     if request.htmx:
         return HttpResponseClientRefresh()  # the speed is a class on <body>: load it afresh
-    return see_table()
-
-
-def see_table() -> HttpResponse:
-    response = redirect("game:index")
-    response.status_code = 303
-    return response
+    return see_other()
 
 
 def streak_text(stats: Stats) -> str:
@@ -171,22 +163,22 @@ def stats_context(state: PlayerState, message: str = "") -> dict:
 
 @require_GET
 def stats(request: HttpRequest) -> HttpResponse:
-    state = load(request.session)
-    return dialog(request, "stats", stats_context(state), state)
+    timing = Timing()
+    state = load_state(request, timing)
+    return dialog(request, "stats", stats_context(state), state, timing)
 
 
 @require_http_methods(["GET", "POST"])
 def stats_reset(request: HttpRequest) -> HttpResponse:
-    state = load(request.session)
+    timing = Timing()
+    state = load_state(request, timing)
     if request.method == "GET":
-        return dialog(request, "stats_reset", {}, state)
+        return dialog(request, "stats_reset", {}, state, timing)
     state.stats = Stats()
-    save(request.session, state)
+    save_state(request, state, timing)
     if request.htmx:
-        return dialog(request, "stats", stats_context(state, "Statistics reset."), state)
-    response = redirect("game:stats")
-    response.status_code = 303
-    return response
+        return dialog(request, "stats", stats_context(state, "Statistics reset."), state, timing)
+    return see_other("game:stats")
 
 
 @require_POST
@@ -203,8 +195,8 @@ def hint(request: HttpRequest) -> HttpResponse:
     try:
         cards = actions.hint(state, timing.clock)
     except IllegalMove as refusal:
-        return render_table(request, state, timing, str(refusal))
-    return render_table(request, state, timing, hint=cards)
+        return show_table(request, state, timing, str(refusal))
+    return show_table(request, state, timing, hint=cards)
 
 
 @require_GET

@@ -24,6 +24,7 @@ from game.engine import MAX_NUMBER, Game
 
 log = logging.getLogger(__name__)
 
+HUMAN = 0  # the seat of the person whose cookie this is; the computers hold the others
 SPEEDS = ("slow", "normal", "fast", "none")
 NAME_MAX = 20
 RECENT_MAX = 100  # finished games kept for the Statistics dialog, newest last
@@ -203,7 +204,7 @@ def load(session: Any) -> PlayerState:
         else:
             selected = table.get("sel", "")
             if isinstance(selected, str) and len(selected) <= 6:
-                hand = set(state.game.hand(0))
+                hand = set(state.game.hand(HUMAN))
                 chosen = [selected[i : i + 2] for i in range(0, len(selected), 2)]
                 state.selected = [c for c in chosen if c in hand]
             state.awaiting_ok = bool(table.get("ok", 0))

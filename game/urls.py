@@ -12,7 +12,7 @@ urlpatterns = [
     path("play", views.play_card, name="play"),
     path("next", views.next_hand, name="next"),
     path("new", views.new_game, name="new"),
-    # issue 5: the menus, their dialogs (each also a page of its own) and our additions
+    # the menus and their dialogs, each also a page of its own
     path("help", menus.help_contents, name="help"),
     path("quote", menus.quote, name="quote"),
     path("about", menus.about, name="about"),

@@ -37,10 +37,59 @@ class Timing:
 
 
 def load_state(request: HttpRequest, timing: Timing) -> PlayerState:
+    """The one way a view reads the cookie."""
     start = time.perf_counter()
     state = load(request.session)
     timing.mark("session", start)
     return state
+
+
+def save_state(request: HttpRequest, state: PlayerState, timing: Timing) -> None:
+    """The one way a view writes the cookie: once, after acting, before rendering."""
+    start = time.perf_counter()
+    save(request.session, state)
+    timing.mark("session", start)
+
+
+def seat_player(state: PlayerState, clock: actions.Clock) -> bool:
+    """A named player always has a game on the table: deal one if there is none. Returns
+    whether the state changed (and must be saved)."""
+    if state.options.name and state.game is None:
+        actions.start_game(state, new_number(), clock)
+        return True
+    return False
+
+
+def take_notice(state: PlayerState) -> str:
+    """The one-time notice, cleared from the state (which must then be saved)."""
+    notice, state.notice = state.notice, ""
+    return notice
+
+
+def show_table(
+    request: HttpRequest,
+    state: PlayerState,
+    timing: Timing,
+    message: str = "",
+    changed: bool = False,
+    **draw,
+) -> HttpResponse:
+    """Deal a named player's first game and take the one-time notice; save once if anything
+    changed (``changed``: the view's action did), then render the table."""
+    dealt = seat_player(state, timing.clock)
+    notice = take_notice(state)
+    if changed or dealt or notice:
+        save_state(request, state, timing)
+    return render_table(request, state, timing, message or notice, **draw)
+
+
+def see_other(to: str = "game:index", timing: Timing | None = None) -> HttpResponse:
+    """Post/redirect/get: the 303 that sends a plain form post back to a page."""
+    response = redirect(to)
+    response.status_code = 303
+    if timing is not None:
+        response["Server-Timing"] = timing.header()
+    return response
 
 
 def render_table(
@@ -52,23 +101,17 @@ def render_table(
     hint: list[str] | None = None,
     dialog: str = "",
     extra: dict | None = None,
-):
-    """The table: the fragment for htmx, else the whole page, with a dialog over it if any."""
+) -> HttpResponse:
+    """The table: the fragment for htmx, else the whole page, with a dialog over it if any.
+    It only reads the state: the view saved whatever it changed before."""
     start = time.perf_counter()
-    if not state.options.name:
+    if not state.options.name or state.game is None:
         context = {"state": state, "message": message}
         template = "game/name_prompt.html"
     else:
-        if state.game is None:
-            actions.start_game(state, new_number(), timing.clock)
-            save(request.session, state)
         view = table.build(state, hint=hint)
         context = {"state": state, "view": view, "message": message, "options": state.options}
         template = f"game/{view.phase}.html"
-    if state.notice:
-        context["message"] = context["message"] or state.notice
-        state.notice = ""
-        save(request.session, state)
     context["seq"] = state.seq
     context["template"] = template
     context["dialog"] = dialog
@@ -86,17 +129,18 @@ def render_table(
 def index(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
-    return render_table(request, state, timing)
+    return show_table(request, state, timing)
 
 
 def act(request: HttpRequest, action: Callable[[PlayerState, actions.Clock], None]) -> HttpResponse:
-    """Run one action; a refusal leaves the saved state exactly as it was."""
+    """Run one action; a refusal leaves the saved game exactly as it was."""
     timing = Timing()
     state = load_state(request, timing)
     message = ""
+    changed = False
     sent = request.POST.get(SEQ_FIELD)
     if state.unreadable:  # the cookie could not be read: show the fresh start, do nothing else
-        save(request.session, state)
+        changed = True
     elif sent is not None and sent != str(state.seq):
         message = "That was already done. The table shows where the game is now."
     else:
@@ -105,19 +149,18 @@ def act(request: HttpRequest, action: Callable[[PlayerState, actions.Clock], Non
             action(state, timing.clock)
         except IllegalMove as refusal:
             message = str(refusal)
-            state = load(request.session)
+            state = load_state(request, timing)  # whatever the action began to change is gone
         else:
-            save(request.session, state)
+            changed = True
         timing.mark("engine", start)
-    if request.htmx:
-        return render_table(request, state, timing, message)
-    if message:
-        state.notice = message
-        save(request.session, state)
-    response = redirect("game:index")
-    response.status_code = 303
-    response["Server-Timing"] = timing.header()
-    return response
+    if not request.htmx:
+        if message:
+            state.notice = message
+            changed = True
+        if changed:
+            save_state(request, state, timing)
+        return see_other(timing=timing)
+    return show_table(request, state, timing, message, changed)
 
 
 @require_POST

@@ -504,6 +504,7 @@ def test_shooting_the_moon_gives_twenty_six_to_each_opponent():
     assert g.moon_shooter == 0
     assert g.history[-1] == (0, 26, 26, 26)
     assert g.totals == (21, 44, 47, 44)  # 7, 6, 7, 6 for each of the three hands before
+    assert [g.moons_shot(seat) for seat in range(4)] == [1, 0, 0, 0]
 
 
 def test_shooting_the_moon_with_twenty_six_off_the_shooter():
@@ -512,6 +513,7 @@ def test_shooting_the_moon_with_twenty_six_off_the_shooter():
     assert g.moon_shooter == 0
     assert g.history[-1] == (-26, 0, 0, 0)
     assert g.totals == (-5, 18, 21, 18)
+    assert [g.moons_shot(seat) for seat in range(4)] == [1, 0, 0, 0]
 
 
 def test_the_moon_when_the_queen_comes_on_the_first_trick():

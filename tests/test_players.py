@@ -22,9 +22,9 @@ def mask(codes) -> int:
     return sum(1 << Card.parse(code).index for code in codes)
 
 
-def random_position(number: int, steps: int, seed: int) -> Game:
-    """A game ``steps`` actions in, mixing our players with random legal moves."""
-    game = Game.new(number)
+def random_position(number: int, steps: int, seed: int, moon_off_shooter: bool = False) -> Game:
+    """A game ``steps`` actions in, by random legal moves."""
+    game = Game.new(number, moon_off_shooter)
     rng = SplitMix64.for_key(seed, number)
     for _ in range(steps):
         if game.phase == "passing":

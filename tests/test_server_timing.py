@@ -62,3 +62,13 @@ def test_refusals_and_stale_forms_carry_it_too():
     stale = seq_of(client)
     post(client, "/select", card=game_of(client).hand(0)[0])
     assert_split(post(client, "/select", seq=stale, card="2C", htmx=False), "session")
+
+
+def test_think_measures_the_computer_players_and_only_them():
+    client = named_client()
+    code = game_of(client).hand(0)[0]
+    assert parts(post(client, "/select", card=code))["think"] == 0.0  # nobody else moved
+    post(client, "/select", card=code)  # and down again
+    for code in game_of(client).hand(0)[-3:]:
+        post(client, "/select", card=code)
+    assert parts(post(client, "/pass"))["think"] > 0.0  # three computers chose their cards

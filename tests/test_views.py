@@ -155,8 +155,8 @@ def test_playing_before_accepting_is_refused():
 # ---- playing -----------------------------------------------------------------------------
 
 
-def playing_client() -> Client:
-    client = named_client()
+def playing_client(number: int = 617) -> Client:
+    client = named_client(number=number)
     pass_three(client)
     post(client, "/accept")
     return client
@@ -173,13 +173,13 @@ def test_only_legal_cards_are_lit():
 
 
 def test_the_computers_have_played_up_to_you_and_their_cards_are_on_the_table():
-    client = playing_client()
+    client = playing_client(number=2)  # Pauline holds the two of clubs after the pass
     game = game_of(client)
     html = client.get("/").content.decode()
     assert game.turn == 0
-    for seat, code in game.trick:
+    assert [seat for seat, _ in game.trick] == [1, 2, 3]
+    for _, code in game.trick:
         assert f"face-{code}" in html
-        assert seat != 0
 
 
 @pytest.mark.parametrize("htmx", [True, False])
@@ -382,3 +382,41 @@ def test_while_the_computers_cards_arrive_the_status_says_whom_we_wait_for():
     spans = [(int(start), int(until)) for start, until, _ in waits]
     assert all(start < until for start, until in spans)
     assert all(u1 <= s2 for (_, u1), (s2, _) in zip(spans, spans[1:], strict=False))
+
+
+# ---- one write per request, none while rendering -----------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_rendering_the_table_never_writes_the_session(htmx):
+    from django.test import RequestFactory
+    from django_htmx.middleware import HtmxDetails
+
+    from game.views import Timing, render_table
+
+    client = named_client()
+    request = RequestFactory().get("/", **(HX if htmx else {}))
+    request.session = client.session
+    request.htmx = HtmxDetails(request)
+    state = load(request.session)
+    state.notice = "A notice still to show."
+    response = render_table(request, state, Timing(), state.notice)
+    assert response.status_code == 200
+    assert "A notice still to show." in response.content.decode()
+    assert not request.session.modified
+    assert state.notice == "A notice still to show."
+
+
+def test_a_notice_is_shown_once_and_the_table_alone_sets_no_cookie():
+    from django.conf import settings
+
+    client = named_client()
+    state = state_of(client)
+    state.notice = "Shown once."
+    store(client, state)
+    first = client.get("/")
+    assert status_of(first.content.decode()) == "Shown once."
+    assert settings.SESSION_COOKIE_NAME in first.cookies  # the notice was taken: one write
+    again = client.get("/")
+    assert "Shown once." not in again.content.decode()
+    assert settings.SESSION_COOKIE_NAME not in again.cookies  # nothing changed: no write

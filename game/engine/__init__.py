@@ -1,4 +1,12 @@
-"""The rules engine: plain Python, no Django. See ``Game`` for the public face."""
+"""The rules engine: plain Python, no Django. See ``Game`` for the public face.
+
+Cards cross that face in one form: the two-character code, "QS". Every method of ``Game`` takes
+and returns codes, and so do the saved JSON, the forms' posts, the templates and the tests, so
+no layer converts on the way through. ``Card`` is the value behind a code, for what a person
+reads (``card_name``, its suit and points); ``Card.parse`` reads a code as typed ("10s"). Inside,
+the engine and the players work on card indexes and bitmasks (``rules``), reached from a code
+by ``cards.INDEX_OF``.
+"""
 
 from .cards import DECK, Card, card_name
 from .errors import IllegalMove

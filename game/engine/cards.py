@@ -66,6 +66,7 @@ class Card:
 
 QUEEN_OF_SPADES_INDEX = SUITS.index("S") * 13 + RANKS.index("Q")
 DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+INDEX_OF: dict[str, int] = {card.code: card.index for card in DECK}  # canonical codes only
 TWO_OF_CLUBS = DECK[0]
 QUEEN_OF_SPADES = DECK[QUEEN_OF_SPADES_INDEX]
 

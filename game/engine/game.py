@@ -6,12 +6,15 @@ refusal sentences come from the same checks, so the page and the rules cannot di
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any, NamedTuple
 
-from .cards import DECK, QUEEN_OF_SPADES_INDEX, SUIT_SINGULAR, SUITS, Card
+from . import rules
+from .cards import DECK, SUIT_SINGULAR, SUITS, Card
 from .errors import IllegalMove
 from .rng import deal
+from .rules import MOON
 
 SEATS = (0, 1, 2, 3)
 PLAYER_NAMES = ("You", "Pauline", "Michele", "Ben")
@@ -20,8 +23,6 @@ PASS_OFFSET = {"left": 1, "right": 3, "across": 2}
 MIN_NUMBER = 1
 MAX_NUMBER = 1_000_000
 GAME_OVER_SCORE = 100
-MOON = 26
-HEARTS = SUITS.index("H")
 JSON_VERSION = 1
 HISTORY_ROWS = 40
 
@@ -54,18 +55,7 @@ def check_number(number: Any) -> int:
 
 
 def _trick_winner(leader: int, cards: list[int]) -> int:
-    led_suit = cards[0] // 13
-    best = 0
-    for i in range(1, 4):
-        if cards[i] // 13 == led_suit and cards[i] > cards[best]:
-            best = i
-    return (leader + best) % 4
-
-
-def _points(card: int) -> int:
-    if card // 13 == HEARTS:
-        return 1
-    return 13 if card == QUEEN_OF_SPADES_INDEX else 0
+    return (leader + rules.winning_position(cards)) % 4
 
 
 class Game:
@@ -193,7 +183,7 @@ class Game:
 
     @property
     def hearts_broken(self) -> bool:
-        return any(c // 13 == HEARTS for _, cards in self._tricks for c in cards)
+        return any(c >= rules.FIRST_HEART for _, cards in self._tricks for c in cards)
 
     def taken(self, seat: int) -> list[str]:
         """The cards that seat has taken in tricks this hand, in the order taken."""
@@ -207,7 +197,7 @@ class Game:
         """Points taken so far this hand, before any moon is applied."""
         points = [0, 0, 0, 0]
         for leader, cards in self._tricks:
-            points[_trick_winner(leader, cards)] += sum(_points(c) for c in cards)
+            points[_trick_winner(leader, cards)] += rules.trick_points(cards)
         return tuple(points)  # type: ignore[return-value]
 
     @property
@@ -232,29 +222,20 @@ class Game:
         points = self.hand_points()
         return next((seat for seat in SEATS if points[seat] == MOON), None)
 
+    def moons_shot(self, seat: int) -> int:
+        """The hands still in ``history`` in which ``seat`` shot the moon: its moon's row."""
+        row = rules.hand_score([MOON if s == seat else 0 for s in SEATS], self.moon_off_shooter)
+        return self.history.count(row)
+
     # ---- legality -------------------------------------------------------------------------
 
     def _legal(self, seat: int) -> list[int]:
         if seat != self.turn:
             return []
-        hand = self._hands[seat]
-        leader, cards = self._current  # type: ignore[misc]
-        first_trick = not self._tricks
-        if not cards:
-            if first_trick:
-                return [0] if 0 in hand else sorted(hand)
-            if self.hearts_broken:
-                return sorted(hand)
-            not_hearts = [c for c in hand if c // 13 != HEARTS]
-            return sorted(not_hearts or hand)
-        led_suit = cards[0] // 13
-        following = [c for c in hand if c // 13 == led_suit]
-        if following:
-            return sorted(following)
-        if first_trick:
-            safe = [c for c in hand if _points(c) == 0]
-            return sorted(safe or hand)
-        return sorted(hand)
+        _, cards = self._current  # type: ignore[misc]
+        hand = rules.mask_of(self._hands[seat])
+        legal = rules.legal_mask(hand, cards, not self._tricks, self.hearts_broken)
+        return list(rules.cards_of(legal))
 
     def legal_plays(self, seat: int) -> list[str]:
         """The codes that seat may play now: empty when it is not that seat's turn."""
@@ -286,9 +267,9 @@ class Game:
             if not self._tricks:
                 raise IllegalMove("You must lead the two of clubs.")
             raise IllegalMove("Hearts have not been broken. Choose another suit.")
-        led = SUITS[cards[0] // 13]
+        led = SUITS[rules.suit_of(cards[0])]
         if card.suit != led:
-            if any(c // 13 == cards[0] // 13 for c in hand):
+            if any(DECK[c].suit == led for c in hand):
                 raise IllegalMove(f"You must follow suit. Play a {SUIT_SINGULAR[led]}.")
             raise IllegalMove("You cannot play a point card on the first trick.")
         raise IllegalMove("You cannot play that card now.")  # unreachable by the rules above
@@ -342,14 +323,7 @@ class Game:
 
     def _hand_score(self) -> tuple[int, int, int, int]:
         """The points of the 13 tricks played, the moon rule applied."""
-        points = list(self.hand_points())
-        if MOON in points:
-            shooter = points.index(MOON)
-            if self.moon_off_shooter:
-                points = [-MOON if seat == shooter else 0 for seat in SEATS]
-            else:
-                points = [0 if seat == shooter else MOON for seat in SEATS]
-        return tuple(points)  # type: ignore[return-value]
+        return rules.hand_score(self.hand_points(), self.moon_off_shooter)
 
     def _finish_hand(self) -> None:
         self.history.append(self._hand_score())
@@ -372,21 +346,10 @@ class Game:
     # ---- copying and the compact text form -------------------------------------------------
 
     def copy(self) -> Game:
-        other = Game()
-        other.number = self.number
-        other.moon_off_shooter = self.moon_off_shooter
-        other.hand_number = self.hand_number
-        other.phase = self.phase
-        other._hands = [set(h) for h in self._hands]
-        other._passed = list(self._passed)
-        other._received = list(self._received)
-        other._tricks = [(leader, list(cards)) for leader, cards in self._tricks]
-        other._current = (
-            None if self._current is None else (self._current[0], list(self._current[1]))
-        )
-        other.history = list(self.history)
-        other.carried = self.carried
-        other.carried_hands = self.carried_hands
+        """An independent game in the same position: playing on one never touches the other."""
+        other = Game.__new__(Game)
+        for name in self.__slots__:
+            setattr(other, name, copy.deepcopy(getattr(self, name)))
         return other
 
     def to_dict(self) -> dict[str, Any]:
@@ -548,7 +511,7 @@ class Game:
             raise ValueError("not a consistent game: carried scores")
         if self.carried_hands + len(self.history) != self.hand_number - (0 if over else 1):
             raise ValueError("not a consistent game: history length")
-        moon = sorted((-MOON, 0, 0, 0) if self.moon_off_shooter else (0, MOON, MOON, MOON))
+        moon = sorted(rules.moon_scores(self.moon_off_shooter))
         running = list(self.carried)
         for points in self.history:
             if max(running) >= GAME_OVER_SCORE:
@@ -566,8 +529,9 @@ class Game:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_dict() == other.to_dict()
 
-    def __hash__(self) -> int:
-        return hash(self.to_json())
+    # A game changes as it is played, so it must not be a key of a dict or a member of a set:
+    # its hash would go stale. Its JSON text is the hashable form.
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"Game.from_json({self.to_json()!r})"

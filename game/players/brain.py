@@ -8,23 +8,24 @@ same position gives the same card on any machine.
 
 from __future__ import annotations
 
-from game.engine import SplitMix64
-
-from .deals import DealSampler, Knowledge, knowledge_of
-from .sim import (
+from game.engine import DECK, SplitMix64
+from game.engine.cards import RANKS
+from game.engine.rules import (
     HEART_MASK,
+    HEARTS,
     QS,
     QS_BIT,
+    RANKS_PER_SUIT,
+    SPADES,
     SUIT,
     cards_of,
-    final_scores,
-    high,
+    hand_score,
     legal_mask,
-    moon_threat,
-    pick,
-    playout,
-    table_state,
+    suit_of,
 )
+
+from .deals import DealSampler, Knowledge, knowledge_of
+from .sim import AS, KS, high, moon_threat, pick, playout, table_state
 from .view import View
 
 PLAY_STREAM = 0x91A7
@@ -34,6 +35,28 @@ MAX_DEALS = 150
 PRUNE_MARGIN = 2.5  # mean points by which a card must trail to be dropped after the first half
 MOON_STRENGTH = 1.4
 STOP_SHARE = 0.5  # of the imagined deals, the share in which the others fight our moon
+FALLBACK_EDGE = 0.5  # total points by which the heuristic's own card wins a near tie
+OTHERS_CREDIT = 0.05  # per point that goes to another seat instead of us
+MOON_RANK_FLOOR = RANKS.index("9")  # a ten weighs 1 towards a moon, an ace 5
+PASS_SIZE = 3
+QUEEN_GUARDS = 3  # low spades that keep the queen safe to hold
+QUEEN_GUARDS_PASSING_RIGHT = 2  # the seat on our right plays before us: the queen comes in view
+MINORS = (0, 1)  # clubs, diamonds: the suits worth voiding by a pass
+
+# How much we want to be rid of a card when passing; the highest score goes first. A plain
+# card scores its rank (0 for a two, 12 for an ace), less LENGTH_RELIEF for each card of its
+# suit we hold (long suits are safe). A heart scores a little more than the same rank of another
+# suit. The queen of spades outranks everything unless LONG_SPADES guard it; the ace and king of
+# spades come just under an ace of hearts unless we hold the queen (then we want them) or long
+# spades; low spades are kept to guard the queen.
+QUEEN_DANGER = 14.0
+QUEEN_GUARDED = 4.0
+HIGH_SPADE_DANGER = 11.0
+HIGH_SPADE_SAFE = 2.0
+LOW_SPADE_KEEP = 10.0
+HEART_EXTRA = 1.5
+LENGTH_RELIEF = 0.4
+LONG_SPADES = 5
 
 
 def decide_play(view: View) -> int:
@@ -56,7 +79,7 @@ def _distinct(legal: int, know: Knowledge) -> list[int]:
     reps = []
     prev = -2
     for c in cards_of(legal):
-        same = prev >= 0 and prev // 13 == c // 13 and c != QS and prev != QS
+        same = prev >= 0 and suit_of(prev) == suit_of(c) and c != QS and prev != QS
         if same:
             between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
             same = between & seen == between and not (between & QS_BIT)
@@ -68,7 +91,7 @@ def _distinct(legal: int, know: Knowledge) -> list[int]:
 
 def _search(view: View, know: Knowledge, candidates: list[int], first: bool, broken: bool) -> int:
     me = view.seat
-    remaining = 52 - view.cards_played
+    remaining = len(DECK) - view.cards_played
     rng = SplitMix64.for_key(PLAY_STREAM, view.number, view.hand_number, view.cards_played, me)
     leader = view.trick_leader if view.trick_leader is not None else me
     pts = list(know.pts)
@@ -77,16 +100,16 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
     win, win_i, tpts = table_state(view.trick)
     fallback = pick(
         know.hand,
-        len(view.trick),
-        win,
-        tpts,
-        first,
-        broken,
-        know.gone,
-        threat == me,
-        threat,
-        (leader + win_i) % 4,
-        _shown_voids(know),
+        n=len(view.trick),
+        win=win,
+        tpts=tpts,
+        first=first,
+        broken=broken,
+        gone=know.gone,
+        shooting=threat == me,
+        threat=threat,
+        winner_seat=(leader + win_i) % 4,
+        voids=_shown_voids(know),
     )
     options = [(card, -1) for card in candidates]
     if pts[me] == sum(pts) and _moon_strength(know.hand) >= MOON_STRENGTH:
@@ -110,7 +133,7 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
                 after = playout(
                     trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan, me, stop
                 )
-                totals[k] += _utility(final_scores(after, view.moon_off_shooter), me)
+                totals[k] += _utility(hand_score(after, view.moon_off_shooter), me)
         budget -= deals * len(alive) * remaining
         seen += deals
         if seen:
@@ -122,7 +145,7 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
     best = fallback
     for k in alive:
         card = options[k][0]
-        key = (totals[k] - (0.5 if card == fallback else 0.0), card)
+        key = (totals[k] - (FALLBACK_EDGE if card == fallback else 0.0), card)
         if best_key is None or key < best_key:
             best_key = key
             best = card
@@ -134,7 +157,7 @@ def _moon_strength(hand: int) -> float:
     total = 0
     count = 0
     for c in cards_of(hand):
-        total += max(0, c % 13 - 7)
+        total += max(0, c % RANKS_PER_SUIT - MOON_RANK_FLOOR)
         count += 1
     return total / count if count else 0.0
 
@@ -152,7 +175,7 @@ def _shown_voids(know: Knowledge) -> int:
 
 def _utility(scores: list[int], me: int) -> float:
     """Own points, less a little credit for points that went to the others."""
-    return scores[me] - 0.05 * (sum(scores) - scores[me])
+    return scores[me] - OTHERS_CREDIT * (sum(scores) - scores[me])
 
 
 # ---- passing ---------------------------------------------------------------------------------
@@ -162,24 +185,24 @@ def decide_pass(view: View) -> list[int]:
     """Three cards to pass: dangerous spades, a short suit to void, then the highest cards."""
     hand = view.hand_mask
     chosen: list[int] = []
-    spades = hand & SUIT[2]
+    spades = hand & SUIT[SPADES]
     guards = (spades & ((1 << QS) - 1)).bit_count()
     has_queen = bool(hand & QS_BIT)
-    # the seat on our right plays before us, so a queen passed right is one we can see coming
-    keep_queen = has_queen and guards >= (2 if view.pass_direction == "right" else 3)
+    needed = QUEEN_GUARDS_PASSING_RIGHT if view.pass_direction == "right" else QUEEN_GUARDS
+    keep_queen = has_queen and guards >= needed
     if has_queen and not keep_queen:
         chosen.append(QS)
-    for c in (38, 37):
-        if hand >> c & 1 and guards < 3 and not keep_queen:
+    for c in (AS, KS):
+        if hand >> c & 1 and guards < QUEEN_GUARDS and not keep_queen:
             chosen.append(c)
-    chosen = chosen[:3]
+    chosen = chosen[:PASS_SIZE]
     left = hand
     for c in chosen:
         left &= ~(1 << c)
     # void a short minor suit if the remaining slots allow it
-    room = 3 - len(chosen)
+    room = PASS_SIZE - len(chosen)
     options = []
-    for s in (0, 1):
+    for s in MINORS:
         m = left & SUIT[s]
         n = m.bit_count()
         if 0 < n <= room:
@@ -192,7 +215,7 @@ def decide_pass(view: View) -> list[int]:
         if not (s == 0 and m & 1 and options[0][0] == 1):
             chosen.extend(cards_of(m))
             left &= ~m
-    while len(chosen) < 3:
+    while len(chosen) < PASS_SIZE:
         chosen.append(_most_dangerous(left, hand, view))
         left &= ~(1 << chosen[-1])
     return sorted(chosen)
@@ -203,19 +226,20 @@ def _most_dangerous(left: int, hand: int, view: View) -> int:
     best = -1
     best_score = -1e9
     for c in cards_of(left):
-        s, r = divmod(c, 13)
+        s, r = divmod(c, RANKS_PER_SUIT)
         length = (hand & SUIT[s]).bit_count()
-        if s == 2:
+        if s == SPADES:
             if c == QS:
-                score = 4.0 if length >= 5 else 14.0
+                score = QUEEN_GUARDED if length >= LONG_SPADES else QUEEN_DANGER
             elif c > QS:
-                score = 2.0 if hand & QS_BIT or length >= 5 else 11.0
+                safe = hand & QS_BIT or length >= LONG_SPADES
+                score = HIGH_SPADE_SAFE if safe else HIGH_SPADE_DANGER
             else:
-                score = r - 10.0
-        elif s == 3:
-            score = r + 1.5
+                score = r - LOW_SPADE_KEEP
+        elif s == HEARTS:
+            score = r + HEART_EXTRA
         else:
-            score = r - 0.4 * length
+            score = r - LENGTH_RELIEF * length
         if score > best_score:
             best_score = score
             best = c

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.engine import SplitMix64
+from game.engine import SplitMix64, rules
+from game.engine.rules import ALL_CARDS, FIRST_HEART, HEART_MASK, POINT_MASK, QS, QS_BIT, SUIT
 
-from .sim import POINT_MASK, QS, QS_BIT, RANK_ORDER, SUIT
+from .sim import RANK_ORDER
 from .view import View
-
-ALL = (1 << 52) - 1
-HEART_MASK = SUIT[3]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,32 +47,24 @@ def knowledge_of(view: View) -> Knowledge:
     if view.trick_leader is not None and view.trick:
         plays.append((view.trick_leader, view.trick))
     for index, (leader, cards) in enumerate(plays):
-        led = cards[0] // 13
+        led = rules.suit_of(cards[0])
         first = index == 0
-        if not first and led == 3 and not broken:
-            forbidden[leader] |= SUIT[0] | SUIT[1] | SUIT[2]
+        if not first and led == rules.HEARTS and not broken:
+            # a heart led before hearts broke: the leader held nothing else
+            forbidden[leader] |= SUIT[rules.CLUBS] | SUIT[rules.DIAMONDS] | SUIT[rules.SPADES]
         for i in range(1, len(cards)):
             seat = (leader + i) % 4
             card = cards[i]
-            if card // 13 != led:
+            if rules.suit_of(card) != led:
                 forbidden[seat] |= SUIT[led]
-                if first and (card >= 39 or card == QS):
-                    forbidden[seat] |= ALL & ~(HEART_MASK | QS_BIT)
+                if first and rules.card_points(card):
+                    # a point card on the first trick: the seat held nothing else
+                    forbidden[seat] |= ALL_CARDS & ~POINT_MASK
         if len(cards) == 4:
-            best = 0
-            points = 0
-            for i, card in enumerate(cards):
-                if card // 13 == led and card > cards[best]:
-                    best = i
-                points += 1 if card >= 39 else 13 if card == QS else 0
-                gone |= 1 << card
-                if card >= 39:
-                    broken = True
-            pts[(leader + best) % 4] += points
-    table = 0
-    for card in view.trick:
-        table |= 1 << card
-    unknown = ALL & ~(hand | gone | table)
+            gone |= rules.mask_of(cards)
+            broken = broken or bool(gone & HEART_MASK)
+            pts[(leader + rules.winning_position(cards)) % 4] += rules.trick_points(cards)
+    unknown = ALL_CARDS & ~(hand | gone | rules.mask_of(view.trick))
     need = view.hand_sizes()
     need[me] = 0
     fixed = [0, 0, 0, 0]
@@ -82,7 +72,7 @@ def knowledge_of(view: View) -> Knowledge:
         for card in view.passed:
             if unknown >> card & 1:
                 fixed[view.pass_target] |= 1 << card
-    forbidden[me] = ALL
+    forbidden[me] = ALL_CARDS
     inferred = _ducker_reading(plays, me, fixed)
     return Knowledge(
         seat=me,
@@ -123,20 +113,16 @@ def _ducker_reading(plays, me: int, fixed) -> tuple[int, int, int, int]:
     broken = False
     for index, (leader, cards) in enumerate(plays):
         first = index == 0
-        led = cards[0] // 13
-        win = cards[0]
+        led = rules.suit_of(cards[0])
         for i, c in enumerate(cards):
             seat = (leader + i) % 4
             if trusted[seat]:
                 if out[seat] >> c & 1:
                     trusted[seat] = False
                 else:
+                    win = cards[rules.winning_position(cards[:i])] if i else c
                     out[seat] |= _not_held(c, i, win, led, first, broken)
-            if i and c // 13 == led and c > win:
-                win = c
-        for c in cards:
-            if c >= 39:
-                broken = True
+        broken = broken or bool(rules.mask_of(cards) & HEART_MASK)
     return tuple(
         out[seat] if trusted[seat] and not out[seat] & fixed[seat] else 0 for seat in range(4)
     )  # type: ignore[return-value]
@@ -150,8 +136,8 @@ def _not_held(c: int, n: int, win: int, led: int, first: bool, broken: bool) -> 
             return 0
         if broken:
             return _BELOW_KEY[c]
-        return _BELOW_KEY[c] & ~HEART_MASK if c < 39 else 0
-    if c // 13 == led:
+        return _BELOW_KEY[c] & ~HEART_MASK if c < FIRST_HEART else 0
+    if rules.suit_of(c) == led:
         if c < win:
             return _between(c, win)
         below = suit & ((1 << win) - 1)
@@ -162,7 +148,7 @@ def _not_held(c: int, n: int, win: int, led: int, first: bool, broken: bool) -> 
         return below | (_between(win, c) & ~QS_BIT)
     if c == QS:
         return 0
-    if c >= 39:
+    if c >= FIRST_HEART:
         return 0 if first else QS_BIT | (HEART_MASK & ~((1 << (c + 1)) - 1))
     if first:
         return _ABOVE_KEY[c] & ~POINT_MASK
@@ -250,7 +236,7 @@ class DealSampler:
                 out[s] |= 1 << c
                 left[s] -= 1
             else:
-                _shuffle(rng, free)
+                rng.quick_shuffle(free)
                 i = 0
                 for s in range(4):
                     for c in free[i : i + left[s]]:
@@ -259,12 +245,6 @@ class DealSampler:
                 return out
         cards = [c for c, _ in self.tied] + free
         return _matching(cards, self.eligible, self.cap, self.hands)
-
-
-def _shuffle(rng: SplitMix64, items: list[int]) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = (rng.next64() * (i + 1)) >> 64
-        items[i], items[j] = items[j], items[i]
 
 
 def _matching(cards, eligible, cap, hands) -> list[int]:

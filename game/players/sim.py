@@ -1,35 +1,42 @@
 """A bare-bones Hearts simulator on bitmasks and the fast heuristic that plays inside it.
 
 The search plays thousands of cards per decision, so this module avoids the ``Game`` class and
-its strings: a hand is an int whose bit ``i`` is card ``i`` (suit * 13 + rank, suits C D S H).
+its strings: a hand is an int whose bit ``i`` is card ``i``, as in ``game.engine.rules``, whose
+legality, trick winner and scoring it uses. ``playout`` inlines the trick winner and the points
+in its loop for speed; tests/test_rules_core.py pins that loop to the engine.
 ``pick`` is also the players' fallback and a readable statement of their card sense.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from game.engine.rules import (
+    ALL_CARDS,
+    CLUBS,
+    DIAMONDS,
+    FIRST_HEART,
+    HEART_MASK,
+    HEARTS,
+    POINT_MASK,
+    QS,
+    QS_BIT,
+    QUEEN_POINTS,
+    RANKS_PER_SUIT,
+    SPADES,
+    SUIT,
+    discard_mask,
+    lead_mask,
+    suit_of,
+    trick_points,
+    winning_position,
+)
 
-CLUBS, DIAMONDS, SPADES, HEARTS = 0, 1, 2, 3
-SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
-HEART_MASK = SUIT[HEARTS]
-QS = 36
-KS = 37
-AS = 38
-QS_BIT = 1 << QS
+KS = QS + 1
+AS = QS + 2
 HIGH_SPADES = (1 << KS) | (1 << AS)
-POINT_MASK = HEART_MASK | QS_BIT
-NOT_HEARTS = ((1 << 52) - 1) ^ HEART_MASK
-MOON = 26
 THREAT_POINTS = 10  # when a lone taker of every point so far is worth fighting
+THREAT_TRICKS = 8  # from this many tricks on, a lone taker of any points is worth fighting
 SHOOT_POINTS = 18  # when a lone taker of every point so far goes for the rest
-
-
-def cards_of(mask: int) -> Iterator[int]:
-    """The card indexes in ``mask``, lowest first."""
-    while mask:
-        b = mask & -mask
-        yield b.bit_length() - 1
-        mask ^= b
+LAST_TRICK = 13
 
 
 def low(mask: int) -> int:
@@ -40,33 +47,13 @@ def high(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-def legal_mask(hand: int, trick, first: bool, broken: bool) -> int:
-    """The playable cards of ``hand`` under the engine's rules, as a mask."""
-    if not trick:
-        if first:
-            return 1 if hand & 1 else hand
-        if broken:
-            return hand
-        return (hand & NOT_HEARTS) or hand
-    follow = hand & SUIT[trick[0] // 13]
-    if follow:
-        return follow
-    if first:
-        return (hand & ~POINT_MASK) or hand
-    return hand
-
-
 def table_state(trick) -> tuple[int, int, int]:
-    """The winning card so far, its position in the trick, and the points on the table."""
-    win = -1
-    win_i = 0
-    tpts = 0
-    for i, c in enumerate(trick):
-        if i == 0 or (c // 13 == win // 13 and c > win):
-            win = c
-            win_i = i
-        tpts += 1 if c >= 39 else 13 if c == QS else 0
-    return win, win_i, tpts
+    """The winning card so far (-1 on an empty table), its position in the trick, and the points
+    on the table."""
+    if not trick:
+        return -1, 0, 0
+    win_i = winning_position(trick)
+    return trick[win_i], win_i, trick_points(trick)
 
 
 def moon_threat(pts, ntricks: int) -> int:
@@ -76,7 +63,7 @@ def moon_threat(pts, ntricks: int) -> int:
         return -1
     for s in range(4):
         if pts[s] == total:
-            if total >= THREAT_POINTS or ntricks >= 8:
+            if total >= THREAT_POINTS or ntricks >= THREAT_TRICKS:
                 return s
             return -1
     return -1
@@ -105,14 +92,14 @@ def pick(
     """
     if n == 0:
         if first:
-            return 0
-        legal = hand if broken else (hand & NOT_HEARTS) or hand
+            return 0  # the two of clubs, which the first leader always holds
+        legal = lead_mask(hand, first, broken)
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         if shooting:
             return _lead_to_win(legal, hand, gone)
         return _lead_low(legal, hand, gone, voids)
-    led = win // 13
+    led = suit_of(win)
     follow = hand & SUIT[led]
     if follow:
         if follow & (follow - 1) == 0:
@@ -142,7 +129,7 @@ def pick(
                 return (safe & -safe).bit_length() - 1
             return safe.bit_length() - 1 if safe else QS
         return follow.bit_length() - 1
-    legal = (hand & ~POINT_MASK) or hand if first else hand
+    legal = discard_mask(hand, first)
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     if shooting:
@@ -162,7 +149,9 @@ def pick(
     return _shed(legal)
 
 
-RANK_ORDER = tuple(13 * s + r for r in range(13) for s in range(4))
+RANK_ORDER = tuple(
+    RANKS_PER_SUIT * s + r for r in range(RANKS_PER_SUIT) for s in range(4)
+)  # the twos of every suit, then the threes, and so on
 
 
 def duck_pick(hand: int, n: int, win: int, first: bool, broken: bool) -> int:
@@ -172,12 +161,12 @@ def duck_pick(hand: int, n: int, win: int, first: bool, broken: bool) -> int:
     """
     if n == 0:
         if first:
-            return 0
-        legal = hand if broken else (hand & NOT_HEARTS) or hand
+            return 0  # the two of clubs, which the first leader always holds
+        legal = lead_mask(hand, first, broken)
         for c in RANK_ORDER:
             if legal >> c & 1:
                 return c
-    follow = hand & SUIT[win // 13]
+    follow = hand & SUIT[suit_of(win)]
     if follow:
         below = follow & ((1 << win) - 1)
         if below:
@@ -186,7 +175,7 @@ def duck_pick(hand: int, n: int, win: int, first: bool, broken: bool) -> int:
         if n == 3:
             return safe.bit_length() - 1
         return (safe & -safe).bit_length() - 1
-    legal = (hand & ~POINT_MASK) or hand if first else hand
+    legal = discard_mask(hand, first)
     if legal & QS_BIT:
         return QS
     hearts = legal & HEART_MASK
@@ -206,7 +195,7 @@ def _shed(cards: int) -> int:
         m = cards & SUIT[s]
         if m:
             c = high(m)
-            key = (c - 13 * s, -m.bit_count())
+            key = (c - RANKS_PER_SUIT * s, -m.bit_count())
             if key > best_key:
                 best_key = key
                 best = c
@@ -215,7 +204,7 @@ def _shed(cards: int) -> int:
 
 def _lead_low(legal: int, hand: int, gone: int, voids: int) -> int:
     """The lead most likely to lose: low relative to the cards still out, spades with care."""
-    out = ~(hand | gone) & ((1 << 52) - 1)
+    out = ~(hand | gone) & ALL_CARDS
     qs_out = not (gone & QS_BIT) and not (hand & QS_BIT)
     best = -1
     best_score = 1e9
@@ -227,7 +216,7 @@ def _lead_low(legal: int, hand: int, gone: int, voids: int) -> int:
         suit_out = out & SUIT[s]
         lower = (suit_out & ((1 << c) - 1)).bit_count()
         higher = (suit_out >> (c + 1)).bit_count()
-        score = 50.0 + (c - 13 * s) if higher == 0 else lower / (lower + higher) * 10
+        score = 50.0 + (c - RANKS_PER_SUIT * s) if higher == 0 else lower / (lower + higher) * 10
         if s == SPADES:
             if hand & QS_BIT or (not (gone & QS_BIT) and c > QS):
                 score += 30
@@ -245,7 +234,7 @@ def _lead_low(legal: int, hand: int, gone: int, voids: int) -> int:
 
 def _lead_to_win(legal: int, hand: int, gone: int) -> int:
     """For a shooter: a card no one can beat if there is one, else the highest."""
-    out = ~(hand | gone) & ((1 << 52) - 1)
+    out = ~(hand | gone) & ALL_CARDS
     for s in (CLUBS, DIAMONDS, SPADES, HEARTS):
         m = legal & SUIT[s]
         if m and not (out & SUIT[s]) >> (high(m) + 1) and (out & SUIT[s]):
@@ -255,15 +244,6 @@ def _lead_to_win(legal: int, hand: int, gone: int) -> int:
         if m and not (out & SUIT[s]):
             return high(m)
     return high(legal)
-
-
-def final_scores(pts, moon_off_shooter: bool) -> list[int]:
-    if MOON in pts:
-        shooter = pts.index(MOON)
-        if moon_off_shooter:
-            return [-MOON if s == shooter else 0 for s in range(4)]
-        return [0 if s == shooter else MOON for s in range(4)]
-    return list(pts)
 
 
 def playout(
@@ -276,6 +256,7 @@ def playout(
     plan_seat: int = -1,
     me: int = -1,
     stop: bool = False,
+    record: list[int] | None = None,
 ) -> list[int]:
     """Play the hand out with ``pick`` for every seat; returns points taken (before moon).
 
@@ -285,6 +266,7 @@ def playout(
     guess of how real opponents play (they drop the queen under our ace or king of spades) than
     playing them as eager as ourselves. With ``stop`` they turn on us once we hold every point
     so far (a moon threat) and play to take one, as real opponents who see a moon coming do.
+    ``record``, if given, receives every card played, so that a test can replay them in ``Game``.
     """
     pts = pts[:]
     n = len(trick)
@@ -299,7 +281,7 @@ def playout(
         if total:
             for s in range(4):
                 if pts[s] == total:
-                    if total >= THREAT_POINTS or ntricks >= 8:
+                    if total >= THREAT_POINTS or ntricks >= THREAT_TRICKS:
                         threat = s
                     if total >= SHOOT_POINTS or s == plan_seat:
                         shooter = s
@@ -336,19 +318,23 @@ def playout(
                 )
             hands[seat] ^= 1 << c
             trick_bits |= 1 << c
+            if record is not None:
+                record.append(c)
+            # rules.winning_position inlined, 13 being RANKS_PER_SUIT: this loop plays every card
             if n == 0 or (c > win and c // 13 == win // 13):
                 win = c
                 win_i = n
-            if c >= 39:
+            # card_points inlined: this loop plays every simulated card
+            if c >= FIRST_HEART:
                 tpts += 1
             elif c == QS:
-                tpts += 13
+                tpts += QUEEN_POINTS
             n += 1
         leader = (leader + win_i) % 4
         pts[leader] += tpts
         gone |= trick_bits
         ntricks += 1
-        if ntricks == 13:
+        if ntricks == LAST_TRICK:
             return pts
         n = 0
         tpts = 0

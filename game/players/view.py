@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.engine import Card, Game
-
-HEARTS = 3
-QUEEN_OF_SPADES = 36
+from game.engine import Game
+from game.engine.cards import INDEX_OF
+from game.engine.rules import mask_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +39,7 @@ class View:
 
     @property
     def hand_mask(self) -> int:
-        mask = 0
-        for card in self.hand:
-            mask |= 1 << card
-        return mask
+        return mask_of(self.hand)
 
     def hand_sizes(self) -> list[int]:
         """How many cards each seat still holds: 13 less what it has played."""
@@ -57,12 +53,11 @@ class View:
 def view_of(game: Game, seat: int) -> View:
     """The view of ``seat``: its own hand and passes, the public table, the scores."""
 
-    def indexes(codes: list[str]) -> tuple[int, ...]:
-        return tuple(Card.parse(code).index for code in codes)
+    def indexes(codes) -> tuple[int, ...]:
+        return tuple(INDEX_OF[code] for code in codes)
 
     tricks = tuple(
-        (done.leader, tuple(Card.parse(code).index for _, code in done.plays))
-        for done in game.completed_tricks
+        (done.leader, indexes(code for _, code in done.plays)) for done in game.completed_tricks
     )
     return View(
         seat=seat,
@@ -77,6 +72,6 @@ def view_of(game: Game, seat: int) -> View:
         received=indexes(game.received(seat)),
         tricks=tricks,
         trick_leader=game.trick_leader,
-        trick=tuple(Card.parse(code).index for _, code in game.trick),
+        trick=indexes(code for _, code in game.trick),
         totals=game.totals,
     )

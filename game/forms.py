@@ -1,0 +1,44 @@
+"""The forms of the menus, validated by Django rather than read from the POST by hand."""
+
+from __future__ import annotations
+
+from django import forms
+
+from game.session import SPEEDS, Options, clean_name
+
+
+class OptionsForm(forms.Form):
+    """The Options dialog. Its refusals are the sentences the dialog shows, name first."""
+
+    name = forms.CharField(required=False, strip=False)
+    speed = forms.ChoiceField(
+        choices=[(speed, speed) for speed in SPEEDS],
+        required=False,
+        error_messages={"invalid_choice": "Choose one of the animation speeds."},
+    )
+    message_boxes = forms.BooleanField(required=False)
+    sheet_after_hand = forms.BooleanField(required=False)
+    moon_off_shooter = forms.BooleanField(required=False)
+
+    def clean_name(self) -> str:
+        name = clean_name(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError("Please type your name.")
+        return name
+
+    def refusal(self) -> str:
+        """The first sentence to show, or "" when the form is valid."""
+        if self.is_valid():
+            return ""
+        return next(iter(self.errors.values()))[0]
+
+    def options(self, current: Options) -> Options:
+        """The options as sent, to save or to show again; an omitted speed keeps the current."""
+        data = self.cleaned_data
+        return Options(
+            name=data.get("name", clean_name(self.data.get("name", ""))),
+            speed=data.get("speed") or current.speed,
+            message_boxes=data.get("message_boxes", False),
+            sheet_after_hand=data.get("sheet_after_hand", False),
+            moon_off_shooter=data.get("moon_off_shooter", False),
+        )
