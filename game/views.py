@@ -9,7 +9,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from game import actions, table
 from game.engine import IllegalMove
@@ -82,7 +82,7 @@ def render_table(
     return response
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
