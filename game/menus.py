@@ -172,7 +172,8 @@ def stats_context(state: PlayerState, message: str = "") -> dict:
 @require_safe
 def stats(request: HttpRequest) -> HttpResponse:
     state = load(request.session)
-    return dialog(request, "stats", stats_context(state), state)
+    # the dialog's message is the status line's too: an unreadable cookie's notice shows there
+    return dialog(request, "stats", stats_context(state, state.notice), state)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
