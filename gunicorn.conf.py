@@ -1,6 +1,6 @@
 """gunicorn's settings, read from the environment the platform provides.
 
-Start with: gunicorn hearts_site.wsgi -c gunicorn.conf.py  (the Procfile does).
+Start with: gunicorn hearts_site.asgi -c gunicorn.conf.py  (the Procfile does).
 """
 
 import os
@@ -13,13 +13,20 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-# A move is a short piece of CPU work, so plain sync workers, about two per core. The cap keeps a
-# small container with many visible cores inside its memory (each worker is a whole Django).
+# gunicorn's own ASGI worker (asyncio): reading a request's headers and body costs a slow client
+# an idle socket, not a worker or a thread, so slow clients cannot hold the site (sync workers,
+# and gthread's threads once a request has begun, wait on each client's bytes). Django runs each
+# request's view in a thread of its own; the computer players think in at most
+# game.actions.THINKERS of them per process at once, so the rest is never queued behind them.
+# One process per core does the CPU work; the cap keeps a small container with many visible
+# cores inside its memory (each worker is a whole Django).
 MAX_DEFAULT_WORKERS = 12
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY") or min(2 * _cores() + 1, MAX_DEFAULT_WORKERS))
-worker_class = "sync"
+workers = int(os.environ.get("WEB_CONCURRENCY") or min(_cores(), MAX_DEFAULT_WORKERS))
+worker_class = "asgi"
+asgi_loop = "asyncio"
+worker_connections = 1000  # open connections per worker, slow ones included
 timeout = 30
 graceful_timeout = 20
 keepalive = 5

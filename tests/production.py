@@ -128,13 +128,13 @@ class Server:
 
 @contextlib.contextmanager
 def gunicorn(env: dict[str, str], log_dir: Path):
-    """Start `gunicorn hearts_site.wsgi -c gunicorn.conf.py` (the Procfile's command) on a free
+    """Start `gunicorn hearts_site.asgi -c gunicorn.conf.py` (the Procfile's command) on a free
     PORT, wait until /healthz answers 200, and stop it afterwards."""
     port = free_port()
     stdout, stderr = log_dir / "gunicorn.stdout", log_dir / "gunicorn.stderr"
     with stdout.open("wb") as out, stderr.open("wb") as err:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "hearts_site.wsgi", "-c", "gunicorn.conf.py"],
+            [sys.executable, "-m", "gunicorn", "hearts_site.asgi", "-c", "gunicorn.conf.py"],
             cwd=REPO,
             env={**env, "PORT": str(port)},
             stdout=out,

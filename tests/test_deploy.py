@@ -98,7 +98,7 @@ def test_hsts_can_be_shortened_for_a_first_deployment():
 
 def test_gunicorn_reads_port_and_web_concurrency():
     printed = run(
-        ["-m", "gunicorn", "hearts_site.wsgi", "-c", "gunicorn.conf.py", "--print-config"],
+        ["-m", "gunicorn", "hearts_site.asgi", "-c", "gunicorn.conf.py", "--print-config"],
         clean_env(PORT="5123", WEB_CONCURRENCY="3"),
     )
     assert printed.returncode == 0, printed.stderr
@@ -108,12 +108,13 @@ def test_gunicorn_reads_port_and_web_concurrency():
     assert config["accesslog"] == "-"
 
     default = run(
-        ["-m", "gunicorn", "hearts_site.wsgi", "-c", "gunicorn.conf.py", "--print-config"],
+        ["-m", "gunicorn", "hearts_site.asgi", "-c", "gunicorn.conf.py", "--print-config"],
         clean_env(),
     )
     config = dict(re.findall(r"^(\w+)\s+= (.*)$", default.stdout, re.M))
     assert config["bind"] == "['0.0.0.0:8000']"
-    assert 3 <= int(config["workers"]) <= 12  # 2 x cores + 1, capped
+    assert 1 <= int(config["workers"]) <= 12  # one per core, capped
+    assert config["worker_class"] == "asgi"
 
 
 # --- key rotation and what the cookie reveals ----------------------------------------------------
