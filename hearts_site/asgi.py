@@ -1,10 +1,16 @@
-"""The application gunicorn serves (see gunicorn.conf.py for why ASGI)."""
+"""The application gunicorn serves (``gunicorn hearts_site.asgi -c gunicorn.conf.py``): Django's
+WSGI handler behind an asyncio front that reads the requests; see hearts_site.bridge."""
 
 import os
 
-from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
-from hearts_site.guard import bounded_body
+from hearts_site.bridge import Bridge
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
-application = bounded_body(get_asgi_application())
+# Threads per process: pages and /healthz (light, mostly waiting on nothing), and moves (CPU).
+application = Bridge(
+    get_wsgi_application(),
+    pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 8),
+    moves=int(os.environ.get("HEARTS_MOVE_THREADS") or 1),
+)

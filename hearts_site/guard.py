@@ -1,8 +1,7 @@
 """Requests refused before anything reads their body: the site takes small UTF-8 forms only.
 
-One rule, ``refusal()``, is applied twice: by the ASGI entry (``hearts_site.asgi``), which then
-never reads a refused body (Django's ASGI handler would otherwise buffer all of it, past
-``FILE_UPLOAD_MAX_MEMORY_SIZE`` on disk), and by ``RequestGuardMiddleware``, which answers the
+One rule, ``refusal()``, is applied twice: by the ASGI front (``hearts_site.bridge``), which then
+never reads a refused body, and by ``RequestGuardMiddleware``, which answers the
 refused request with our page, below the middleware that add the security headers and above
 everything that touches ``request.POST`` (the CSRF check would raise Django's ``BadRequest``
 for a charset again and again, ending in a bare 500).
@@ -10,11 +9,9 @@ for a charset again and again, ending in a bare 500).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -102,53 +99,3 @@ def uploads_a_file(request: HttpRequest) -> bool:
     if not request.META.get("CONTENT_TYPE", "").lower().startswith("multipart/"):
         return False
     return bool(FILE_PART.search(b"\r\n" + request.body))
-
-
-ASGIApp = Callable[[dict, Callable[[], Awaitable[dict]], Callable[[dict], Awaitable[None]]], Any]
-
-
-def bounded_body(app: ASGIApp) -> ASGIApp:
-    """Wrap Django's ASGI application so that a refused request's body is never read.
-
-    Django then sees an empty body and ``RequestGuardMiddleware`` answers from the headers.
-    A request that is not refused has at most ``max_body_bytes()`` announced, which the server
-    enforces when it frames the body.
-    """
-
-    async def application(scope: dict, receive, send) -> None:
-        if scope["type"] != "http":
-            return await app(scope, receive, send)
-        headers = {
-            name.decode("latin-1").lower(): value.decode("latin-1")
-            for name, value in scope.get("headers", [])
-        }
-        if scope.get("method") == "HEAD":
-            send = without_body(send)
-        if refusal(scope.get("method", ""), headers) is None:
-            return await app(scope, receive, send)
-        given = False
-
-        async def nothing() -> dict:
-            nonlocal given
-            if not given:
-                given = True
-                return {"type": "http.request", "body": b"", "more_body": False}
-            # Django listens for a disconnect while it answers; the unread body must not reach
-            # it, so it waits here until the answer is sent and the listener is cancelled.
-            await asyncio.Event().wait()
-            return {"type": "http.disconnect"}
-
-        return await app(scope, nothing, send)
-
-    return application
-
-
-def without_body(send):
-    """A HEAD request's answer: Django's headers (Content-Length included), no body bytes."""
-
-    async def send_headers_only(message: dict) -> None:
-        if message["type"] == "http.response.body":
-            message = {**message, "body": b""}
-        await send(message)
-
-    return send_headers_only
