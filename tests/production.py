@@ -91,11 +91,13 @@ class Response:
     body: bytes
 
 
-def request(port: int, path: str, method: str = "GET", headers: dict | None = None) -> Response:
+def request(
+    port: int, path: str, method: str = "GET", headers: dict | None = None, body: bytes = b""
+) -> Response:
     """One plain HTTP/1.1 request: no redirect followed, no body decoded."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
-        conn.request(method, path, headers=headers or {})
+        conn.request(method, path, body=body or None, headers=headers or {})
         response = conn.getresponse()
         return Response(response.status, response.headers, response.read())
     finally:

@@ -17,6 +17,7 @@ from tests.production import (
     gunicorn,
     make_secret_key,
     production_env,
+    request,
     run,
     settings_under,
 )
@@ -262,3 +263,32 @@ def test_gunicorn_and_django_log_to_standard_output(static_root, tmp_path):
     assert "Not Found: /no-such-page" in stdout  # Django's own log
     for line in ("Listening at", "GET /no-such-page", "Not Found"):
         assert line not in stderr
+
+
+@pytest.mark.parametrize("charset", ["latin-1", "utf8", "ascii", "utf-16"])
+@pytest.mark.parametrize("path", ["/healthz", "/", "/play", "/static/css/hearts.css"])
+def test_gunicorn_answers_a_form_in_another_charset_with_our_400(loopback_server, charset, path):
+    response = request(
+        loopback_server.port,
+        path,
+        "POST",
+        {
+            "Host": "127.0.0.1",
+            "Cookie": "csrftoken=" + "a" * 32,
+            "Content-Type": f"application/x-www-form-urlencoded; charset={charset}",
+            "Content-Length": "3",
+        },
+        body=b"a=b",
+    )
+    assert response.status == 400
+    assert b"Forms must be sent as UTF-8." in response.body
+    for name in ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options"):
+        assert response.headers[name], name
+    assert "Traceback" not in loopback_server.stdout.read_text()
+
+
+def test_gunicorn_answers_head_on_the_pages(loopback_server):
+    for path in ("/", "/healthz", "/help", "/stats"):
+        response = request(loopback_server.port, path, "HEAD", {"Host": "127.0.0.1"})
+        assert response.status == 200, path
+        assert response.body == b""
