@@ -95,7 +95,7 @@ def charsets(port: int, log: Path, check: Check) -> None:
                     "Origin": f"http://{HOST}:{port}",
                 },
             )
-            ours = b"Forms must be sent as UTF-8." in body
+            ours = b"forms must be sent as UTF-8" in body
             answers.append((path, status, ours, missing_headers(headers)))
         time.sleep(0.3)  # let the workers' log lines reach the file
         lines = log_lines(log) - before

@@ -21,12 +21,13 @@ from django.utils.http import parse_header_parameters
 log = logging.getLogger(__name__)
 
 FORM = "application/x-www-form-urlencoded"
+BOUNDARY = re.compile(r"[ -~]{0,200}[!-~]")  # as Django's MultiPartParser checks it
 # A file part of a multipart form, found in the (small, in-memory) body before Django parses it.
 FILE_PART = re.compile(rb"\r\ncontent-disposition:[^\r\n]*;\s*filename\*?=", re.IGNORECASE)
 # Every form of the site is a few hundred bytes: a name of 20 characters, the CSRF token, a card.
 MAX_BODY_BYTES = 8 * 1024
 REASONS = {
-    400: "Forms must be sent as UTF-8.",
+    400: "This form could not be read: forms must be sent as UTF-8, in one piece.",
     411: "A request body must say its length.",
     413: "The request is too large. This site takes small forms only.",
 }
@@ -47,6 +48,8 @@ def refusal(method: str, headers: Mapping[str, str]) -> tuple[int, str] | None:
             return 400, f"content-length {length[:20]!r}"
         if int(length) > max_body_bytes():
             return 413, f"a body of {int(length)} bytes"
+    if content_type.startswith("multipart/") and not BOUNDARY.fullmatch(params.get("boundary", "")):
+        return 400, "multipart without a valid boundary"
     charset = params.get("charset")
     if content_type == FORM and charset is not None and charset.strip().lower() != "utf-8":
         return 400, f"form charset {charset[:20]!r}"

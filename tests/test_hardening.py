@@ -48,7 +48,7 @@ def test_a_form_in_another_charset_gets_our_400_logged_in_one_line(charset, url,
             url, "a=b", content_type=f"application/x-www-form-urlencoded; charset={charset}"
         )
     assert_ours(response, 400)
-    assert b"Forms must be sent as UTF-8." in response.content
+    assert b"forms must be sent as UTF-8" in response.content
     assert len(caplog.records) == 1, [r.getMessage() for r in caplog.records]
     assert caplog.records[0].getMessage().startswith(f"Refused POST {url} with 400: form charset")
     assert caplog.records[0].exc_info is None
@@ -286,3 +286,21 @@ def test_the_front_drops_header_names_with_underscores():
     scope = {"method": "GET", "path": "/", "headers": headers}
     environ = build_environ(scope, header_map(scope), b"")
     assert environ["HTTP_X_FORWARDED_PROTO"] == "http"
+
+
+@pytest.mark.parametrize("boundary", ["", "; boundary=", "; boundary=" + "x" * 300])
+def test_a_multipart_form_without_a_valid_boundary_gets_our_400(boundary):
+    response = csrf_client().generic(
+        "POST", "/play", b"a=b", content_type="multipart/form-data" + boundary
+    )
+    assert_ours(response, 400)
+
+
+def test_a_failed_csrf_check_and_an_unknown_host_get_our_pages():
+    refused = csrf_client().post("/play", {"card": "2C"})
+    assert refused.status_code == 403
+    assert b"This form has expired or came from another site." in refused.content
+    assert b"<title>Hearts - Request refused</title>" in refused.content
+    stranger = Client(HTTP_HOST="evil.example").get("/")
+    assert stranger.status_code == 400
+    assert b"This request could not be read." in stranger.content
