@@ -213,6 +213,7 @@ def serve(method: str, path: str, headers: list[tuple[bytes, bytes]], chunks: li
     """One request through the Bridge over Django's WSGI handler; what it sent, and how many
     body messages it asked for."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from django.core.wsgi import get_wsgi_application
 
@@ -238,7 +239,9 @@ def serve(method: str, path: str, headers: list[tuple[bytes, bytes]], chunks: li
         "http_version": "1.1", "scheme": "http", "server": ("testserver", 80),
         "client": ("127.0.0.1", 5000), "root_path": "",
     }  # fmt: skip
-    asyncio.run(bridge(scope, receive, send))
+    # in a thread of its own: the browser tests leave Playwright's event loop running in this one
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, bridge(scope, receive, send)).result()
     start, body = sent
     return start["status"], dict(start["headers"]), body["body"], asked
 
