@@ -1,6 +1,6 @@
 """gunicorn's settings, read from the environment the platform provides.
 
-Start with: gunicorn hearts_site.wsgi -c gunicorn.conf.py  (the Procfile does).
+Start with: gunicorn hearts_site.asgi -c gunicorn.conf.py  (the Procfile does).
 """
 
 import os
@@ -13,13 +13,21 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-# A move is a short piece of CPU work, so plain sync workers, about two per core. The cap keeps a
-# small container with many visible cores inside its memory (each worker is a whole Django).
+# gunicorn's own ASGI worker (asyncio) reads the requests: a slow client costs an idle socket,
+# not a worker or a thread, so slow clients cannot hold the site (sync workers, and gthread's
+# threads once a request has begun, wait on each client's bytes). hearts_site.asgi then runs
+# Django's WSGI handler in two thread pools per process: moves (POST, CPU work, mostly the
+# computer players' thinking) queue for one thread; pages, /healthz and static files have
+# threads of their own and are never queued behind a move. One process per core does the CPU
+# work; the cap keeps a small container with many visible cores inside its memory (each worker
+# is a whole Django).
 MAX_DEFAULT_WORKERS = 12
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY") or min(2 * _cores() + 1, MAX_DEFAULT_WORKERS))
-worker_class = "sync"
+workers = int(os.environ.get("WEB_CONCURRENCY") or min(_cores(), MAX_DEFAULT_WORKERS))
+worker_class = "asgi"
+asgi_loop = "asyncio"
+worker_connections = 1000  # open connections per worker, slow ones included
 timeout = 30
 graceful_timeout = 20
 keepalive = 5

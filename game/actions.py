@@ -6,6 +6,7 @@ the state and lets the computer players move until it is the human's turn again.
 
 from __future__ import annotations
 
+import threading
 import time
 
 from game import players
@@ -15,18 +16,37 @@ from game.session import HUMAN, PlayerState, new_number
 COMPUTERS = tuple(seat for seat in SEATS if seat != HUMAN)
 
 
+# The computer players' thinking is CPU work that may wait; the rest of the site may not. At
+# most THINKERS requests of a process think at once, the others wait their turn without holding
+# the interpreter, so /healthz and the pages are served between two moves' thinking.
+THINKERS = 1
+_thinking = threading.BoundedSemaphore(THINKERS)
+
+
 class Clock:
-    """Milliseconds spent by the computer players in one request, for Server-Timing."""
+    """Milliseconds spent by the computer players in one request, for Server-Timing: thinking,
+    and waiting for a turn to think."""
 
     def __init__(self) -> None:
         self.think_ms = 0.0
+        self.wait_ms = 0.0
+        self.spans: list[tuple[float, float]] = []  # (start, end) of each wait-and-think
 
     def think(self, fn, *args):
         start = time.perf_counter()
-        try:
-            return fn(*args)
-        finally:
-            self.think_ms += (time.perf_counter() - start) * 1000
+        with _thinking:
+            began = time.perf_counter()
+            try:
+                return fn(*args)
+            finally:
+                end = time.perf_counter()
+                self.wait_ms += (began - start) * 1000
+                self.think_ms += (end - began) * 1000
+                self.spans.append((start, end))
+
+    def inside_ms(self, since: float) -> float:
+        """The waiting and thinking that began at or after ``since``."""
+        return sum(end - start for start, end in self.spans if start >= since) * 1000
 
 
 def plays_so_far(game: Game) -> int:

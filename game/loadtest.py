@@ -45,6 +45,9 @@ TARGET_RATIO = 4.0  # a move's non-thinking part against the trivial view, at mo
 TARGET_MOVE_P99_MS = 150.0  # a move's whole server time with one player, at most
 TARGET_FIRST_VISIT = 300 * 1024  # bytes, compressed, less than
 TARGET_MOVE_BYTES = 6 * 1024  # a move's response, less than
+TARGET_HEALTH_P99_MS = 250.0  # /healthz under the players' load, p99 below
+TARGET_PAGE_P99_MS = 500.0  # a page GET under the players' load, p99 below
+PROBE_PAUSE = 0.1  # seconds between two probes of /healthz or a page during the load
 
 MOVES = ("/select", "/pass", "/accept", "/play", "/next")
 
@@ -83,8 +86,15 @@ class Sample:
 
     @property
     def server(self) -> float:
-        """The view's own time: session, engine (the thinking included) and rendering."""
-        return sum(ms for name, ms in self.timing.items() if name != "think")
+        """The whole time in Django: Server-Timing's total (its disjoint parts add up to it)."""
+        if "total" in self.timing:
+            return self.timing["total"]
+        return sum(self.timing.values())
+
+    @property
+    def waiting(self) -> float:
+        """The time a move waited for its turn (``queue``) and for its turn to think."""
+        return self.timing.get("queue", 0.0) + self.timing.get("wait", 0.0)
 
 
 @dataclass
@@ -285,6 +295,32 @@ def hammer_health(port: int, record: Record, deadline: float, pause: float = 0.0
     browser.close()
 
 
+def probe_pages(port: int, record: Record, deadline: float) -> None:
+    """A player who sits at a dealt table and reloads pages while the others play: the table
+    (GET /, no thinking: the game is under way), the statistics and the help, in turn."""
+    player = Player(port, Record(), 99)
+    player.sit_down()
+    browser = player.browser
+    browser.record = record
+    pages = ("/", "/stats", "/help")
+    count = 0
+    while time.monotonic() < deadline:
+        browser.request("GET", pages[count % len(pages)], htmx=False)
+        count += 1
+        time.sleep(PROBE_PAUSE)
+    browser.close()
+
+
+def timing_sums(samples: list[Sample]) -> tuple[list[float], list[float]]:
+    """For each response with a Server-Timing total: the sum of its parts, and the total."""
+    sums, totals = [], []
+    for sample in samples:
+        if "total" in sample.timing:
+            sums.append(sum(ms for name, ms in sample.timing.items() if name != "total"))
+            totals.append(sample.timing["total"])
+    return sums, totals
+
+
 # ---- the first visit --------------------------------------------------------------------------
 
 
@@ -378,13 +414,14 @@ def production_env(static_root: Path, workers: int | None) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def gunicorn(env: dict[str, str], log: Path):
+def gunicorn(env: dict[str, str], log: Path, app: str = "hearts_site.asgi", extra: tuple = ()):
+    """The Procfile's command; ``app`` and ``extra`` arguments only to compare arrangements."""
     port = free_port()
     with log.open("wb") as out:
         process = subprocess.Popen(
             # The Procfile's command, bound to loopback only (gunicorn.conf.py binds 0.0.0.0).
-            [sys.executable, "-m", "gunicorn", "hearts_site.wsgi", "-c", "gunicorn.conf.py"]
-            + ["--bind", f"{HOST}:{port}"],
+            [sys.executable, "-m", "gunicorn", app, "-c", "gunicorn.conf.py"]
+            + ["--bind", f"{HOST}:{port}", *extra],
             cwd=REPO,
             env={**env, "PORT": str(port)},
             stdout=out,
@@ -492,13 +529,19 @@ def measure(args: argparse.Namespace, port: int) -> int:
     ]
     health_seconds = run_all(threads)
 
-    # 3. The players, all at once.
+    # 3. The players, all at once, with /healthz and pages probed as they play.
     load = Record()
+    health_under = Record()
+    pages = Record()
     deadline = time.monotonic() + args.seconds
     threads = [
         threading.Thread(target=Player(port, load, seed).play, args=(deadline, args.games))
         for seed in range(args.players)
     ]
+    threads.append(
+        threading.Thread(target=hammer_health, args=(port, health_under, deadline, PROBE_PAUSE))
+    )
+    threads.append(threading.Thread(target=probe_pages, args=(port, pages, deadline)))
     load_seconds = run_all(threads)
     moves = [s for s in load.samples if s.path in MOVES]
     print(
@@ -506,21 +549,43 @@ def measure(args: argparse.Namespace, port: int) -> int:
     )
     print(line("all requests", load.samples, len(load.errors), load_seconds))
     print(line("moves (POST)", moves, 0, load_seconds))
+    probe_errors = len(health_under.errors)
+    print(line("/healthz, probed meanwhile", health_under.samples, probe_errors, load_seconds))
+    print(line("pages (GET), probed meanwhile", pages.samples, len(pages.errors), load_seconds))
     print(
         line(
             f"/healthz, {args.players} clients", health.samples, len(health.errors), health_seconds
         )
+        + "  (before the players)"
     )
-    for error in (load.errors + health.errors)[:10]:
+    for error in (load.errors + health.errors + health_under.errors + pages.errors)[:10]:
         print(f"  error: {error}")
     think = [s.think for s in moves]
-    rest = [s.server - s.think for s in moves]
+    wait = [s.waiting for s in moves]
+    rest = [s.server - s.think - s.waiting for s in moves]
     print(
         f"  Server-Timing of a move: think median {median(think):.1f} ms, p99 "
-        f"{percentile(think, 99):.1f} ms; the rest median {median(rest):.1f} ms, p99 "
+        f"{percentile(think, 99):.1f} ms; waiting for its turn median {median(wait):.1f} ms,"
+        f" p99 {percentile(wait, 99):.1f} ms; the rest median {median(rest):.1f} ms, p99 "
         f"{percentile(rest, 99):.1f} ms"
     )
-    zero = not load.errors and not health.errors and bool(moves)
+    sums, totals = timing_sums(moves)
+    print(
+        f"  Server-Timing parts added up against the measured total, moves: sum median "
+        f"{median(sums):.1f} ms, total median {median(totals):.1f} ms; sum p99 "
+        f"{percentile(sums, 99):.1f} ms, total p99 {percentile(totals, 99):.1f} ms; largest "
+        f"difference {max(map(abs, map(float.__sub__, sums, totals)), default=0):.1f} ms; "
+        f"as the client saw them median {median([s.ms for s in moves]):.1f} ms"
+    )
+    health_p99 = percentile([s.ms for s in health_under.samples], 99)
+    page_p99 = percentile([s.ms for s in pages.samples], 99)
+    health_ok = bool(health_under.samples) and health_p99 < TARGET_HEALTH_P99_MS
+    page_ok = bool(pages.samples) and not pages.errors and page_p99 < TARGET_PAGE_P99_MS
+    results += [
+        (f"/healthz p99 < {TARGET_HEALTH_P99_MS:g} ms under load ({health_p99:.1f} ms)", health_ok),
+        (f"a page GET p99 < {TARGET_PAGE_P99_MS:g} ms under load ({page_p99:.1f} ms)", page_ok),
+    ]
+    zero = not load.errors and not health.errors and not health_under.errors and bool(moves)
     results.append((f"zero errors at {args.players} concurrent players", zero))
 
     # 4. One player alone, /healthz between its moves.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 
 from game import __version__, actions, table
@@ -64,17 +64,17 @@ def into_dialogs(response: HttpResponse, request: HttpRequest) -> HttpResponse:
 # -- Help menu ---------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def help_contents(request: HttpRequest) -> HttpResponse:
     return dialog(request, "help")
 
 
-@require_GET
+@require_safe
 def quote(request: HttpRequest) -> HttpResponse:
     return dialog(request, "quote")
 
 
-@require_GET
+@require_safe
 def about(request: HttpRequest) -> HttpResponse:
     return dialog(request, "about", {"version": __version__, "htmx_version": HTMX_VERSION})
 
@@ -82,7 +82,7 @@ def about(request: HttpRequest) -> HttpResponse:
 # -- Game menu ---------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def score(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
@@ -90,12 +90,12 @@ def score(request: HttpRequest) -> HttpResponse:
     return dialog(request, "score", {"sheet_view": sheet_view}, state, timing)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def select_game(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
     context = {"in_progress": actions.in_progress(state), "number": ""}
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return dialog(request, "select_game", context, state, timing)
     sent = request.POST.get("number", "")
     try:
@@ -108,7 +108,7 @@ def select_game(request: HttpRequest) -> HttpResponse:
     return closing(response, request)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def open_game(request: HttpRequest, number: str) -> HttpResponse:
     """``/game/617/``: GET asks (hearts.js skips the question when nothing would be lost),
     POST starts the game."""
@@ -118,7 +118,7 @@ def open_game(request: HttpRequest, number: str) -> HttpResponse:
         chosen = check_number(number)
     except IllegalMove as refusal:
         return dialog(request, "refusal", {"message": str(refusal)}, state, timing)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         context = {
             "number": chosen,
             "in_progress": actions.in_progress(state),
@@ -129,12 +129,12 @@ def open_game(request: HttpRequest, number: str) -> HttpResponse:
     return closing(response, request)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def options(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
     context = {"speeds": [(s, SPEED_LABELS[s]) for s in SPEEDS], "form": state.options}
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return dialog(request, "options", context, state, timing)
     form = OptionsForm(request.POST)
     message = form.refusal()
@@ -161,18 +161,19 @@ def stats_context(state: PlayerState, message: str = "") -> dict:
     return {"stats": state.stats, "streak": streak_text(state.stats), "message": message}
 
 
-@require_GET
+@require_safe
 def stats(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
-    return dialog(request, "stats", stats_context(state), state, timing)
+    # the dialog's message is the status line's too: an unreadable cookie's notice shows there
+    return dialog(request, "stats", stats_context(state, state.notice), state, timing)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def stats_reset(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return dialog(request, "stats_reset", {}, state, timing)
     state.stats = Stats()
     save_state(request, state, timing)
@@ -186,7 +187,7 @@ def undo(request: HttpRequest) -> HttpResponse:
     return act(request, actions.undo)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def hint(request: HttpRequest) -> HttpResponse:
     """Points out the computer's choice for you; nothing changes, so the table is rendered
     straight away (no redirect) for htmx and for a plain form alike."""
@@ -199,7 +200,7 @@ def hint(request: HttpRequest) -> HttpResponse:
     return show_table(request, state, timing, hint=cards)
 
 
-@require_GET
+@require_safe
 def exit_page(request: HttpRequest) -> HttpResponse:
     response = render(request, "game/exit.html")
     response["Cache-Control"] = "no-store"

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from game import actions, table
 from game.engine import IllegalMove
@@ -19,7 +19,9 @@ SEQ_FIELD = "seq"
 
 
 class Timing:
-    """The Server-Timing header: the computer players' thinking apart from everything else."""
+    """The Server-Timing header, in disjoint parts: the computer players' thinking (``think``)
+    and their wait for a turn to think (``wait``) apart from everything else; the time an outer
+    part spent in them is not counted again in it. ``hearts_site.middleware`` adds the rest."""
 
     def __init__(self) -> None:
         self.clock = actions.Clock()
@@ -27,11 +29,12 @@ class Timing:
 
     def mark(self, name: str, since: float) -> float:
         now = time.perf_counter()
-        self.marks[name] = self.marks.get(name, 0.0) + (now - since) * 1000
+        ms = (now - since) * 1000 - self.clock.inside_ms(since)
+        self.marks[name] = self.marks.get(name, 0.0) + ms
         return now
 
     def header(self) -> str:
-        parts = [f"think;dur={self.clock.think_ms:.1f}"]
+        parts = [f"think;dur={self.clock.think_ms:.1f}", f"wait;dur={self.clock.wait_ms:.1f}"]
         parts += [f"{name};dur={ms:.1f}" for name, ms in self.marks.items()]
         return ", ".join(parts)
 
@@ -125,7 +128,7 @@ def render_table(
     return response
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)

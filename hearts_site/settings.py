@@ -44,16 +44,25 @@ INSTALLED_APPS = [
 
 # The header middleware sit above WhiteNoise so that static files carry the same headers as pages.
 MIDDLEWARE = [
+    "hearts_site.middleware.ServerTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "hearts_site.middleware.CrossOriginResourcePolicyMiddleware",
     "csp.middleware.CSPMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Refuses what the site will not read (a charset, a large or multipart body) before any
+    # middleware below touches request.POST; the middleware above add their headers to it.
+    "hearts_site.guard.RequestGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+
+# Bodies are bounded before they are read (hearts_site.guard); these bound what Django parses.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 50
+FILE_UPLOAD_HANDLERS: list[str] = []  # the site takes no uploads
 
 ROOT_URLCONF = "hearts_site.urls"
 WSGI_APPLICATION = "hearts_site.wsgi.application"

@@ -91,11 +91,13 @@ class Response:
     body: bytes
 
 
-def request(port: int, path: str, method: str = "GET", headers: dict | None = None) -> Response:
+def request(
+    port: int, path: str, method: str = "GET", headers: dict | None = None, body: bytes = b""
+) -> Response:
     """One plain HTTP/1.1 request: no redirect followed, no body decoded."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
-        conn.request(method, path, headers=headers or {})
+        conn.request(method, path, body=body or None, headers=headers or {})
         response = conn.getresponse()
         return Response(response.status, response.headers, response.read())
     finally:
@@ -128,13 +130,13 @@ class Server:
 
 @contextlib.contextmanager
 def gunicorn(env: dict[str, str], log_dir: Path):
-    """Start `gunicorn hearts_site.wsgi -c gunicorn.conf.py` (the Procfile's command) on a free
+    """Start `gunicorn hearts_site.asgi -c gunicorn.conf.py` (the Procfile's command) on a free
     PORT, wait until /healthz answers 200, and stop it afterwards."""
     port = free_port()
     stdout, stderr = log_dir / "gunicorn.stdout", log_dir / "gunicorn.stderr"
     with stdout.open("wb") as out, stderr.open("wb") as err:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "hearts_site.wsgi", "-c", "gunicorn.conf.py"],
+            [sys.executable, "-m", "gunicorn", "hearts_site.asgi", "-c", "gunicorn.conf.py"],
             cwd=REPO,
             env={**env, "PORT": str(port)},
             stdout=out,

@@ -17,6 +17,7 @@ from tests.production import (
     gunicorn,
     make_secret_key,
     production_env,
+    request,
     run,
     settings_under,
 )
@@ -98,7 +99,7 @@ def test_hsts_can_be_shortened_for_a_first_deployment():
 
 def test_gunicorn_reads_port_and_web_concurrency():
     printed = run(
-        ["-m", "gunicorn", "hearts_site.wsgi", "-c", "gunicorn.conf.py", "--print-config"],
+        ["-m", "gunicorn", "hearts_site.asgi", "-c", "gunicorn.conf.py", "--print-config"],
         clean_env(PORT="5123", WEB_CONCURRENCY="3"),
     )
     assert printed.returncode == 0, printed.stderr
@@ -108,12 +109,13 @@ def test_gunicorn_reads_port_and_web_concurrency():
     assert config["accesslog"] == "-"
 
     default = run(
-        ["-m", "gunicorn", "hearts_site.wsgi", "-c", "gunicorn.conf.py", "--print-config"],
+        ["-m", "gunicorn", "hearts_site.asgi", "-c", "gunicorn.conf.py", "--print-config"],
         clean_env(),
     )
     config = dict(re.findall(r"^(\w+)\s+= (.*)$", default.stdout, re.M))
     assert config["bind"] == "['0.0.0.0:8000']"
-    assert 3 <= int(config["workers"]) <= 12  # 2 x cores + 1, capped
+    assert 1 <= int(config["workers"]) <= 12  # one per core, capped
+    assert config["worker_class"] == "asgi"
 
 
 # --- key rotation and what the cookie reveals ----------------------------------------------------
@@ -261,3 +263,32 @@ def test_gunicorn_and_django_log_to_standard_output(static_root, tmp_path):
     assert "Not Found: /no-such-page" in stdout  # Django's own log
     for line in ("Listening at", "GET /no-such-page", "Not Found"):
         assert line not in stderr
+
+
+@pytest.mark.parametrize("charset", ["latin-1", "utf8", "ascii", "utf-16"])
+@pytest.mark.parametrize("path", ["/healthz", "/", "/play", "/static/css/hearts.css"])
+def test_gunicorn_answers_a_form_in_another_charset_with_our_400(loopback_server, charset, path):
+    response = request(
+        loopback_server.port,
+        path,
+        "POST",
+        {
+            "Host": "127.0.0.1",
+            "Cookie": "csrftoken=" + "a" * 32,
+            "Content-Type": f"application/x-www-form-urlencoded; charset={charset}",
+            "Content-Length": "3",
+        },
+        body=b"a=b",
+    )
+    assert response.status == 400
+    assert b"forms must be sent as UTF-8" in response.body
+    for name in ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options"):
+        assert response.headers[name], name
+    assert "Traceback" not in loopback_server.stdout.read_text()
+
+
+def test_gunicorn_answers_head_on_the_pages(loopback_server):
+    for path in ("/", "/healthz", "/help", "/stats"):
+        response = request(loopback_server.port, path, "HEAD", {"Host": "127.0.0.1"})
+        assert response.status == 200, path
+        assert response.body == b""

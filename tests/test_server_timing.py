@@ -28,7 +28,16 @@ def assert_split(response, *expected: str) -> None:
     assert "think" in timing  # the computer players' part, zero when they did not move
     for name in expected:
         assert name in timing
-    assert set(timing) <= {"think", "session", "engine", "render"}
+    assert set(timing) <= {
+        "think",
+        "wait",
+        "queue",
+        "session",
+        "engine",
+        "render",
+        "framework",
+        "total",
+    }
 
 
 def test_the_first_visit_and_the_name_prompt_carry_it():

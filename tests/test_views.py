@@ -58,9 +58,9 @@ def test_an_empty_name_is_refused_and_nothing_is_stored(htmx):
 def test_the_name_is_remembered_and_shown_by_your_hand():
     client = named_client("Grace")
     html = client.get("/").content.decode()
-    assert '<span class="name">Grace</span>' in html
+    assert '<span class="name"><bdi>Grace</bdi></span>' in html
     for name in ("Pauline", "Michele", "Ben"):
-        assert f'<span class="name">{name}</span>' in html
+        assert f'<span class="name"><bdi>{name}</bdi></span>' in html
 
 
 # ---- passing -----------------------------------------------------------------------------

@@ -1,0 +1,151 @@
+"""The ASGI application gunicorn's asyncio worker serves: Django's WSGI handler in two thread pools.
+
+gunicorn's ``asgi`` worker reads every request's headers and body on its event loop, so a slow
+client costs an idle socket, never a thread. Once a request is whole, it runs through Django's
+plain WSGI handler (the same middleware and views as everywhere, in one thread hop) in one of
+two pools: moves (POST), which are CPU work, mostly the computer players' thinking, queue for a
+few threads; everything else (pages, /healthz, static files) has threads of its own and never
+waits behind a move. Run side by side, moves would only share the interpreter and slow down
+everything else in the process; queued, the process does the same work and answers the rest
+between two moves. The time a request waited for its thread is its Server-Timing ``queue``.
+
+The body is read only after ``hearts_site.guard.refusal`` has accepted the headers (so at most
+``MAX_BODY_BYTES``, in memory); a refused request reaches Django with no body, and the guard
+middleware answers it with our page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from hearts_site.guard import max_body_bytes, refusal
+
+QUEUE_KEY = "hearts.queue_ms"  # the environ key ServerTimingMiddleware reads
+
+
+class Bridge:
+    """Serve a WSGI application over ASGI: ``moves`` threads for POST, ``pages`` for the rest."""
+
+    def __init__(self, wsgi_app: Callable, pages: int = 8, moves: int = 1) -> None:
+        self.wsgi_app = wsgi_app
+        self.pages = ThreadPoolExecutor(pages, thread_name_prefix="pages")
+        self.moves = ThreadPoolExecutor(moves, thread_name_prefix="moves")
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] == "lifespan":
+            await lifespan(receive, send)
+            return
+        if scope["type"] != "http":  # no websockets here
+            return
+        headers = header_map(scope)
+        method = scope["method"]
+        refused = refusal(method, headers)
+        body = b"" if refused else await read_body(receive, max_body_bytes())
+        environ = build_environ(scope, headers, body)
+        pool = self.moves if method == "POST" and not refused else self.pages
+        queued = time.perf_counter()
+        loop = asyncio.get_running_loop()
+        status, response_headers, content = await loop.run_in_executor(
+            pool, self.run, environ, queued
+        )
+        await send({"type": "http.response.start", "status": status, "headers": response_headers})
+        await send({"type": "http.response.body", "body": b"" if method == "HEAD" else content})
+
+    def run(self, environ: dict, queued: float) -> tuple[int, list, bytes]:
+        """Call the WSGI application in a pool's thread; the whole answer, as bytes."""
+        environ[QUEUE_KEY] = (time.perf_counter() - queued) * 1000
+        started: list = []
+
+        def start_response(status: str, headers: list, exc_info: Any = None) -> Callable:
+            started[:] = [status, headers]
+            return lambda data: None  # Django never uses write()
+
+        result = self.wsgi_app(environ, start_response)
+        try:
+            content = b"".join(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        status, headers = started
+        encoded = [
+            (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers
+        ]
+        return int(status.split(" ", 1)[0]), encoded, content
+
+
+async def lifespan(receive: Callable, send: Callable) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def header_map(scope: dict) -> dict[str, str]:
+    """Lower-case names to values; repeated headers joined (cookies with "; ")."""
+    found: dict[str, list[str]] = {}
+    for raw_name, raw_value in scope.get("headers", []):
+        found.setdefault(raw_name.decode("latin-1").lower(), []).append(raw_value.decode("latin-1"))
+    return {
+        name: ("; " if name == "cookie" else ",").join(values) for name, values in found.items()
+    }
+
+
+async def read_body(receive: Callable, limit: int) -> bytes:
+    """The body the server framed by its Content-Length (at most ``limit``: refusal() checked)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break  # the client went away
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        if size > limit or not message.get("more_body", False):
+            break
+    return b"".join(chunks)[:limit]
+
+
+def build_environ(scope: dict, headers: dict[str, str], body: bytes) -> dict:
+    """The WSGI environ for an ASGI HTTP scope, as gunicorn's own WSGI workers build it."""
+    script_name = scope.get("root_path", "").encode("utf-8").decode("latin-1")
+    path_info = scope["path"].encode("utf-8").decode("latin-1")
+    if script_name and path_info.startswith(script_name):
+        path_info = path_info[len(script_name) :]
+    server = scope.get("server") or ("localhost", 80)
+    environ = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": script_name,
+        "PATH_INFO": path_info,
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"),
+        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
+        "SERVER_NAME": str(server[0]),
+        "SERVER_PORT": str(server[1] if server[1] is not None else 80),
+        "REMOTE_ADDR": (scope.get("client") or ("", 0))[0],
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    for name, value in headers.items():
+        if "_" in name:
+            continue  # X_Forwarded_Proto must not pass for X-Forwarded-Proto (gunicorn drops it)
+        if name == "content-type":
+            environ["CONTENT_TYPE"] = value
+        elif name == "content-length":
+            environ["CONTENT_LENGTH"] = value  # as sent: the guard refuses from it
+        else:
+            environ["HTTP_" + name.upper().replace("-", "_")] = value
+    return environ
