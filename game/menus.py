@@ -134,6 +134,7 @@ def options(request: HttpRequest) -> HttpResponse:
         message_boxes=post.get("message_boxes") == "1",
         sheet_after_hand=post.get("sheet_after_hand") == "1",
         moon_off_shooter=post.get("moon_off_shooter") == "1",
+        finish_dead_hands=post.get("finish_dead_hands") == "1",
     )
     message = ""
     if not name:
@@ -212,3 +213,4 @@ def exit_page(request: HttpRequest) -> HttpResponse:
     response = render(request, "game/exit.html")
     response["Cache-Control"] = "no-store"
     return response
+

@@ -14,6 +14,7 @@ from game.session import PlayerState
 COMPUTER_NAMES = ("Pauline", "Michele", "Ben")
 SEAT_PLACES = ("bottom", "left", "top", "right")
 DIRECTION_LABEL = {"left": "Pass Left", "right": "Pass Right", "across": "Pass Across"}
+NO_POINTS_LEFT = "No points are left in this hand."  # our addition (issue 15)
 STEP = 2  # ticks between two cards
 PAUSE = 5  # ticks a finished trick stays on the table
 GATHER = 2  # ticks the gathering takes
@@ -98,10 +99,12 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     hint = hint or []
 
     # -- the cards on the table and the order they arrive in --------------------------------
+    # The tricks the engine played out of a dead hand (issue 15) are not shown being played.
+    completed = game.completed_tricks[: game.played_out_from]
     plays: list[tuple[int, int, str]] = []  # (index in the hand, seat, code)
-    for t, trick in enumerate(game.completed_tricks):
+    for t, trick in enumerate(completed):
         plays.extend((t * 4 + i, seat, code) for i, (seat, code) in enumerate(trick.plays))
-    base = game.tricks_played * 4
+    base = len(completed) * 4
     plays.extend((base + i, seat, code) for i, (seat, code) in enumerate(game.trick))
     fresh = [p for p in plays if p[0] >= state.fresh_from]
     announcements: list[str] = []
@@ -111,8 +114,8 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     ticks: dict[int, int] = {}
     last_trick: list[TableCard] = []
     gather_tick = None
-    last = game.last_trick
-    last_start = (game.tricks_played - 1) * 4
+    last = completed[-1] if completed else None
+    last_start = (len(completed) - 1) * 4
     show_last = last is not None and any(last_start <= p[0] < last_start + 4 for p in fresh)
     waits: list[tuple[str, int, int]] = []  # "Waiting for Ben to move..." from, until
     shown_until = 0
@@ -215,6 +218,8 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     )
 
     status, result = status_line(state, game, names), ""
+    if game.played_out_from is not None:
+        status = f"{NO_POINTS_LEFT} {status}"
     if hint:
         status = hint_sentence(game, hint)
     if game.phase == "game_over":
