@@ -14,6 +14,7 @@ from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 
 from game import __version__, actions, table
 from game.engine import IllegalMove, check_number
+from game.last_trick import last_trick_view, why_none
 from game.session import SPEEDS, PlayerState, Stats, clean_name, load, save
 from game.views import Timing, act, load_state, render_table
 
@@ -214,3 +215,15 @@ def exit_page(request: HttpRequest) -> HttpResponse:
     response["Cache-Control"] = "no-store"
     return response
 
+
+# -- our addition (issue 15): the last trick ------------------------------------------------------
+
+
+@require_GET
+def last_trick(request: HttpRequest) -> HttpResponse:
+    """The trick just gathered, over the table: a dialog for htmx (hearts.js puts it away on
+    Esc, L or a click), a page of its own without JavaScript, whose OK returns to the table."""
+    state = load(request.session)
+    game = state.game
+    seen = None if game is None else last_trick_view(game, actions.HUMAN, table.seat_names(state))
+    return dialog(request, "last_trick", {"seen": seen, "why_none": why_none(game)}, state)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from game.engine import Card, Game
+from game.last_trick import LastTrickView, last_trick_view
 from game.session import PlayerState
 
 COMPUTER_NAMES = ("Pauline", "Michele", "Ben")
@@ -86,6 +87,7 @@ class TableView:
     waits: list[tuple[str, int, int]] = field(default_factory=list)
     end_tick: int = 0  # when the animation is over: the sheet and laid-out cards appear then
     result: str = ""
+    gathered: LastTrickView | None = None  # the last trick, to see again (issue 15)
 
 
 def clamp(tick: int) -> int:
@@ -249,6 +251,7 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
         waits=waits,
         end_tick=end_tick,
         result=result,
+        gathered=last_trick_view(game, 0, names),
     )
 
 
