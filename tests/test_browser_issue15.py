@@ -191,14 +191,6 @@ def test_last_trick_by_keyboard_l_shows_it_l_or_esc_puts_it_away(page: Page, liv
     expect(help_box).to_have_count(0)
 
 
-@pytest.fixture
-def nojs(browser):
-    """A page with JavaScript turned off."""
-    context = browser.new_context(java_script_enabled=False, reduced_motion="reduce")
-    yield context.new_page()
-    context.close()
-
-
 def name_without_javascript(page: Page, base: str) -> None:
     page.goto(base)
     page.get_by_label("What is your name?").fill("Ada")
@@ -219,8 +211,9 @@ def game_7_without_javascript(page: Page, base: str) -> None:
     expect(page.locator(STATUS)).to_have_text("Select a card to play.")
 
 
-def test_last_trick_without_javascript_is_a_page_that_returns_to_the_table(nojs, live_server):
-    page = nojs
+def test_last_trick_without_javascript_is_a_page_that_returns_to_the_table(browser, live_server):
+    context = browser.new_context(java_script_enabled=False, reduced_motion="reduce")
+    page = context.new_page()
     name_without_javascript(page, live_server.url)
     game_7_without_javascript(page, live_server.url)
     page.locator(LIT).last.click(position={"x": 6, "y": 24})
@@ -241,6 +234,8 @@ def test_last_trick_without_javascript_is_a_page_that_returns_to_the_table(nojs,
     page.get_by_role("menuitem", name="Last Trick").click()
     expect(page).to_have_url(f"{live_server.url}/last-trick")
     expect(last_trick(page).locator("#last-trick-sentence")).to_have_text(FIRST)
+    page.wait_for_load_state("networkidle")  # no request left for the server to answer
+    context.close()
 
 
 # -- the dead hand -------------------------------------------------------------------------------
@@ -289,8 +284,9 @@ def test_dead_hand_by_keyboard(page: Page, live_server):
     expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Ben.")
 
 
-def test_dead_hand_without_javascript(nojs, live_server):
-    page = nojs
+def test_dead_hand_without_javascript(browser, live_server):
+    context = browser.new_context(java_script_enabled=False, reduced_motion="reduce")
+    page = context.new_page()
     name_without_javascript(page, live_server.url)
     page.goto(f"{live_server.url}/options")
     page.get_by_label(DEAD_OPTION).check()
@@ -304,3 +300,5 @@ def test_dead_hand_without_javascript(nojs, live_server):
     expect_dead_hand_over(page)
     page.locator("dialog.sheet").get_by_role("button", name="OK").click()
     expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Ben.")
+    page.wait_for_load_state("networkidle")  # no request left for the server to answer
+    context.close()
