@@ -61,7 +61,11 @@ def require_game(state: PlayerState) -> Game:
 
 def start_game(state: PlayerState, number: int, clock: Clock) -> None:
     """Begin game ``number``; a game left unfinished counts as played and lost."""
-    game = Game.new(number, moon_off_shooter=state.options.moon_off_shooter)
+    game = Game.new(
+        number,
+        moon_off_shooter=state.options.moon_off_shooter,
+        finish_dead_hands=state.options.finish_dead_hands,
+    )
     abandon(state)
     state.game = game
     state.selected = []

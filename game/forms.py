@@ -19,6 +19,7 @@ class OptionsForm(forms.Form):
     message_boxes = forms.BooleanField(required=False)
     sheet_after_hand = forms.BooleanField(required=False)
     moon_off_shooter = forms.BooleanField(required=False)
+    finish_dead_hands = forms.BooleanField(required=False)
 
     def clean_name(self) -> str:
         name = clean_name(self.cleaned_data["name"])
@@ -41,4 +42,5 @@ class OptionsForm(forms.Form):
             message_boxes=data.get("message_boxes", False),
             sheet_after_hand=data.get("sheet_after_hand", False),
             moon_off_shooter=data.get("moon_off_shooter", False),
+            finish_dead_hands=data.get("finish_dead_hands", False),
         )

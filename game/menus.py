@@ -16,7 +16,8 @@ from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 from game import __version__, actions, table
 from game.engine import IllegalMove, check_number
 from game.forms import OptionsForm
-from game.session import SPEEDS, PlayerState, Stats
+from game.last_trick import last_trick_view, why_none
+from game.session import HUMAN, SPEEDS, PlayerState, Stats
 from game.views import Timing, act, load_state, save_state, see_other, show_table
 
 HTMX_VERSION = "2.0.11"
@@ -205,3 +206,18 @@ def exit_page(request: HttpRequest) -> HttpResponse:
     response = render(request, "game/exit.html")
     response["Cache-Control"] = "no-store"
     return response
+
+
+# -- our addition (issue 15): the last trick ------------------------------------------------------
+
+
+@require_safe
+def last_trick(request: HttpRequest) -> HttpResponse:
+    """The trick just gathered, over the table: a dialog for htmx (hearts.js puts it away on
+    Esc, L or a click), a page of its own without JavaScript, whose OK returns to the table."""
+    timing = Timing()
+    state = load_state(request, timing)
+    game = state.game
+    seen = None if game is None else last_trick_view(game, HUMAN, table.seat_names(state))
+    context = {"seen": seen, "why_none": why_none(game)}
+    return dialog(request, "last_trick", context, state, timing)

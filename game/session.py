@@ -49,6 +49,7 @@ class Options:
     message_boxes: bool = False
     sheet_after_hand: bool = True
     moon_off_shooter: bool = False
+    finish_dead_hands: bool = False  # our addition (issue 15)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,6 +58,7 @@ class Options:
             "b": int(self.message_boxes),
             "h": int(self.sheet_after_hand),
             "m": int(self.moon_off_shooter),
+            "d": int(self.finish_dead_hands),
         }
 
     @classmethod
@@ -73,6 +75,7 @@ class Options:
         options.message_boxes = bool(data.get("b", 0))
         options.sheet_after_hand = bool(data.get("h", 1))
         options.moon_off_shooter = bool(data.get("m", 0))
+        options.finish_dead_hands = bool(data.get("d", 0))
         return options
 
 

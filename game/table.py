@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from game.engine import Card, Game
+from game.last_trick import LastTrickView, last_trick_view
 from game.session import PlayerState
 
 COMPUTER_NAMES = ("Pauline", "Michele", "Ben")
 SEAT_PLACES = ("bottom", "left", "top", "right")
 DIRECTION_LABEL = {"left": "Pass Left", "right": "Pass Right", "across": "Pass Across"}
+NO_POINTS_LEFT = "No points are left in this hand."  # our addition (issue 15)
 STEP = 2  # ticks between two cards
 PAUSE = 5  # ticks a finished trick stays on the table
 GATHER = 2  # ticks the gathering takes
@@ -85,6 +87,7 @@ class TableView:
     waits: list[tuple[str, int, int]] = field(default_factory=list)
     end_tick: int = 0  # when the animation is over: the sheet and laid-out cards appear then
     result: str = ""
+    gathered: LastTrickView | None = None  # the last trick, to see again (issue 15)
 
 
 def clamp(tick: int) -> int:
@@ -98,10 +101,12 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     hint = hint or []
 
     # -- the cards on the table and the order they arrive in --------------------------------
+    # The tricks the engine played out of a dead hand (issue 15) are not shown being played.
+    completed = game.completed_tricks[: game.played_out_from]
     plays: list[tuple[int, int, str]] = []  # (index in the hand, seat, code)
-    for t, trick in enumerate(game.completed_tricks):
+    for t, trick in enumerate(completed):
         plays.extend((t * 4 + i, seat, code) for i, (seat, code) in enumerate(trick.plays))
-    base = game.tricks_played * 4
+    base = len(completed) * 4
     plays.extend((base + i, seat, code) for i, (seat, code) in enumerate(game.trick))
     fresh = [p for p in plays if p[0] >= state.fresh_from]
     announcements: list[str] = []
@@ -111,8 +116,8 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     ticks: dict[int, int] = {}
     last_trick: list[TableCard] = []
     gather_tick = None
-    last = game.last_trick
-    last_start = (game.tricks_played - 1) * 4
+    last = completed[-1] if completed else None
+    last_start = (len(completed) - 1) * 4
     show_last = last is not None and any(last_start <= p[0] < last_start + 4 for p in fresh)
     waits: list[tuple[str, int, int]] = []  # "Waiting for Ben to move..." from, until
     shown_until = 0
@@ -215,6 +220,8 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     )
 
     status, result = status_line(state, game, names), ""
+    if game.played_out_from is not None:
+        status = f"{NO_POINTS_LEFT} {status}"
     if hint:
         status = hint_sentence(game, hint)
     if game.phase == "game_over":
@@ -244,6 +251,7 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
         waits=waits,
         end_tick=end_tick,
         result=result,
+        gathered=last_trick_view(game, 0, names),
     )
 
 

@@ -24,5 +24,6 @@ urlpatterns = [
     path("game/<str:number>/", menus.open_game, name="open_game"),
     path("undo", menus.undo, name="undo"),
     path("hint", menus.hint, name="hint"),
+    path("last-trick", menus.last_trick, name="last_trick"),
     path("exit", menus.exit_page, name="exit"),
 ]

@@ -25,6 +25,7 @@ MAX_NUMBER = 1_000_000
 GAME_OVER_SCORE = 100
 JSON_VERSION = 1
 HISTORY_ROWS = 40
+POINT_CARDS = 14  # the thirteen hearts and the queen of spades
 
 
 class CompletedTrick(NamedTuple):
@@ -64,6 +65,7 @@ class Game:
     __slots__ = (
         "number",
         "moon_off_shooter",
+        "finish_dead_hands",
         "hand_number",
         "phase",
         "_hands",
@@ -79,6 +81,7 @@ class Game:
     def __init__(self) -> None:
         self.number = 0
         self.moon_off_shooter = False
+        self.finish_dead_hands = False  # our addition: see finish_dead_hand()
         self.hand_number = 0
         self.phase = "passing"
         self._hands: list[set[int]] = [set() for _ in SEATS]
@@ -95,10 +98,13 @@ class Game:
     # ---- starting -------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, number: int, moon_off_shooter: bool = False) -> Game:
+    def new(
+        cls, number: int, moon_off_shooter: bool = False, finish_dead_hands: bool = False
+    ) -> Game:
         game = cls()
         game.number = check_number(number)
         game.moon_off_shooter = bool(moon_off_shooter)
+        game.finish_dead_hands = bool(finish_dead_hands)
         game._deal(1)
         return game
 
@@ -307,8 +313,17 @@ class Game:
         self._start_play()
 
     def play(self, seat: int, code: str) -> None:
-        """Play a card; raises IllegalMove with the rule's sentence and changes nothing."""
+        """Play a card; raises IllegalMove with the rule's sentence and changes nothing.
+
+        With ``finish_dead_hands`` on, the trick that takes the last point card also ends the
+        hand: the engine plays out the rest at once (``finish_dead_hand``)."""
         card = self._verify_play(seat, code)
+        self._apply(seat, card)
+        if self.finish_dead_hands and self.phase == "playing" and not self.points_left:
+            self.finish_dead_hand()
+
+    def _apply(self, seat: int, card: int) -> None:
+        """Play a card already verified; completes the trick, and the hand, when it is due."""
         self._hands[seat].discard(card)
         leader, cards = self._current  # type: ignore[misc]
         cards.append(card)
@@ -335,6 +350,63 @@ class Game:
             oldest = self.history.pop(0)
             self.carried = tuple(a + b for a, b in zip(self.carried, oldest, strict=True))  # type: ignore[assignment]
             self.carried_hands += 1
+
+    # ---- our addition: no playing out a dead hand -------------------------------------------
+
+    @property
+    def points_left(self) -> int:
+        """Points not yet taken in a trick this hand: in the hands and on the table."""
+        held = [c for hand in self._hands for c in hand]
+        if self._current is not None:
+            held.extend(self._current[1])
+        return sum(rules.card_points(c) for c in held)
+
+    def finish_dead_hand(self) -> None:
+        """Play out a hand in which no points are left, at once: each seat in turn plays its
+        lowest legal card until the thirteenth trick is taken and the hand is scored.
+
+        Why played out rather than simply collected: the hand stays what it always is, thirteen
+        legal tricks, so the compact JSON form, ``from_dict``'s check, the taken piles, the moon
+        and the players' ``View`` need nothing new, and a network game replays it like any
+        other. Who takes these tricks cannot matter: they hold no points, so the score is
+        exactly the one that playing on, any way at all, would give.
+        """
+        if self.phase != "playing":
+            raise IllegalMove("No hand is being played.")
+        if self.points_left:
+            raise IllegalMove("Points are still left in this hand.")
+        while self.phase == "playing":
+            seat = self.turn
+            self._apply(seat, self._legal(seat)[0])  # type: ignore[arg-type]
+
+    @property
+    def played_out_from(self) -> int | None:
+        """After a hand the engine finished for lack of points: how many tricks the players
+        played (the rest it played out itself). None for any other hand, or while playing."""
+        if not self.finish_dead_hands or self.phase not in ("hand_over", "game_over"):
+            return None
+        taken = 0
+        for played, (_, cards) in enumerate(self._tricks, start=1):
+            taken += sum(1 for c in cards if rules.card_points(c))
+            if taken == POINT_CARDS:
+                return played if played < 13 else None
+        return None  # unreachable: thirteen tricks hold every point card
+
+    def _played_out_rightly(self) -> bool:
+        """Whether the tricks after ``played_out_from`` are the ones the engine plays."""
+        start = self.played_out_from
+        if start is None:
+            return True
+        trial = self.copy()
+        for leader, cards in trial._tricks[start:]:
+            for i, card in enumerate(cards):
+                trial._hands[(leader + i) % 4].add(card)
+        trial._tricks = trial._tricks[:start]
+        trial._current = (_trick_winner(*trial._tricks[-1]), [])
+        trial.phase = "playing"
+        trial.history = trial.history[:-1]
+        trial.finish_dead_hand()
+        return trial._tricks == self._tricks
 
     def next_hand(self) -> None:
         if self.phase != "hand_over":
@@ -371,6 +443,7 @@ class Game:
             "t": tricks,
             "s": [list(points) for points in self.history],
             **({"c": [*self.carried, self.carried_hands]} if self.carried_hands else {}),
+            **({"d": 1} if self.finish_dead_hands else {}),
         }
 
     def to_json(self) -> str:
@@ -411,6 +484,7 @@ class Game:
         game = cls()
         game.number = check_number(data["n"]) if isinstance(data["n"], int) else 0
         game.moon_off_shooter = bool(data["m"])
+        game.finish_dead_hands = bool(data.get("d", 0))
         game.hand_number = data["k"]
         game.phase = data["p"]
         game._hands = [set(cards(text)) for text in data["h"]]
@@ -503,6 +577,11 @@ class Game:
         ):
             fail("the exchange")
         self._validate_history()
+        if self.finish_dead_hands:
+            if self.phase == "playing" and not self.points_left:
+                fail("a dead hand left to play on")
+            if not self._played_out_rightly():
+                fail("a dead hand played out otherwise than by the engine")
 
     def _validate_history(self) -> None:
         """One possible score per finished hand, and no hand dealt after the game was over."""

@@ -364,6 +364,44 @@
     if (handled) event.preventDefault();
   });
 
+  // ---- our addition (issue 15): the last trick ---------------------------------------------------
+  // L, Game > Last Trick or a click on the winner's pile shows it; L again, Esc or a click
+  // anywhere puts it away. Without this script the same links open it as a page of its own.
+
+  function lastTrick() {
+    var shown = $("#dialogs dialog#dialog-last-trick");
+    return shown && shown.open ? shown : null;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.code !== "KeyL" || event.repeat) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (windowEl && windowEl.hidden) return;
+    var shown = lastTrick();
+    if (shown) {
+      event.preventDefault();
+      shown.close();
+    } else if (!openDialog() && press("l")) {
+      event.preventDefault();
+    }
+  });
+
+  document.addEventListener(
+    "click",
+    function (event) {
+      var shown = lastTrick();
+      if (shown && shown.matches(":modal")) {
+        event.preventDefault();
+        event.stopPropagation();
+        shown.close();
+        return;
+      }
+      var pile = event.target.closest("#trick-pile");
+      if (pile) opener = pile;
+    },
+    true
+  );
+
   // ---- htmx ---------------------------------------------------------------------------------------
 
   document.addEventListener("htmx:beforeRequest", function () {
