@@ -285,7 +285,7 @@ class Game:
         if not cards:
             if not self._tricks:
                 raise IllegalMove("You must lead the two of clubs.")
-            raise IllegalMove("Hearts have not been broken. Choose another suit.")
+            raise IllegalMove("Hearts has not been broken. Choose another suit.")
         led = SUITS[cards[0] // 13]
         if card.suit != led:
             if any(c // 13 == cards[0] // 13 for c in hand):
