@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 
-from game import __version__, actions, table
+from game import __version__, actions, table, views
 from game.engine import IllegalMove, check_number
 from game.session import SPEEDS, PlayerState, Stats, clean_name, load, save
 from game.views import Timing, act, load_state, render_table
@@ -79,6 +79,20 @@ def score(request: HttpRequest) -> HttpResponse:
     state = load(request.session)
     sheet_view = table.build(state) if state.game is not None else None
     return dialog(request, "score", {"sheet_view": sheet_view}, state)
+
+
+@require_http_methods(["GET", "POST"])
+def new_game(request: HttpRequest) -> HttpResponse:
+    """New Game (F2): GET asks first when a game in progress would be lost, as Select Game
+    does (hearts.js skips the question when nothing would be lost); POST starts the game."""
+    state = load(request.session)
+    if request.method == "GET":
+        context = {
+            "in_progress": actions.in_progress(state),
+            "current": state.game.number if state.game else None,
+        }
+        return dialog(request, "new_game", context, state)
+    return closing(views.new_game(request), request)
 
 
 @require_http_methods(["GET", "POST"])
