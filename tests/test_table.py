@@ -147,3 +147,29 @@ def test_new_game_asks_only_when_a_game_in_progress_would_be_lost():
     assert 'data-ask="yes"' in html
     assert "Abandon game #617 and start a new game?" in html
     assert game_of(client).number == 617  # asking changed nothing
+
+
+class FinishedHand:
+    """The few facts the hand's end is told from, as the engine gives them."""
+
+    def __init__(self, phase, shooter, history, winners=()):
+        self.phase, self.moon_shooter, self.history = phase, shooter, history
+        self.totals = tuple(sum(row[s] for row in history) for s in range(4))
+        self.winners = winners
+
+
+def test_a_shot_moon_the_points_the_totals_and_the_winner_are_told():
+    names = ["Ada", *table.COMPUTER_NAMES]
+    hand = FinishedHand("hand_over", 3, [(26, 26, 26, 0)])
+    assert table.hand_end_sentences(hand, names, 0) == [
+        "Ben shot the moon!",
+        "Points this hand: Ada 26, Pauline 26, Michele 26, Ben 0.",
+        "Totals: Ada 26, Pauline 26, Michele 26, Ben 0.",
+    ]
+    over = FinishedHand("game_over", 0, [(90, 10, 20, 30), (0, 26, 26, 26)], winners=(1,))
+    assert table.hand_end_sentences(over, names, 0) == [
+        "You shot the moon!",
+        "Points this hand: Ada 0, Pauline 26, Michele 26, Ben 26.",
+        "Totals: Ada 90, Pauline 36, Michele 46, Ben 56.",
+        "Pauline won.",
+    ]

@@ -47,6 +47,20 @@
     rove(lit >= 0 ? lit : 0);
   }
 
+  // While playing, the card nearest to ``index`` that may be played (else ``index`` itself).
+  function nearestLit(index) {
+    var cards = handCards();
+    if (!hand() || hand().dataset.action !== "play") return index;
+    for (var d = 0; d < cards.length; d++) {
+      var near = [index - d, index + d];
+      for (var k = 0; k < near.length; k++) {
+        var card = cards[near[k]];
+        if (card && card.getAttribute("aria-disabled") !== "true") return near[k];
+      }
+    }
+    return index;
+  }
+
   function focusCard(index) {
     var card = rove(index);
     if (!card) return false;
@@ -71,7 +85,13 @@
       el &&
       el.getAnimations &&
       el.getAnimations().some(function (animation) {
-        return animation.animationName === "wait-turn" && animation.playState === "running";
+        var timing = animation.effect && animation.effect.getComputedTiming();
+        return (
+          animation.animationName === "wait-turn" &&
+          animation.playState === "running" &&
+          !!timing &&
+          timing.endTime > 0 // with no animation (reduced motion, speed None) nothing waits
+        );
       })
     );
   }
@@ -357,17 +377,20 @@
 
   var windowEl = $("#window");
   var icon = $("#desktop-icon");
+  var desk = $("#desktop-main"); // the desktop's own landmark and heading while the window is shut
 
   function exitToDesktop() {
     if (!windowEl || !icon) return;
     closeMenus(false);
     windowEl.hidden = true;
+    if (desk) desk.hidden = false;
     icon.hidden = false;
     icon.focus();
   }
 
   function reopen() {
     icon.hidden = true;
+    if (desk) desk.hidden = true;
     windowEl.hidden = false;
     restoreFocus();
   }
@@ -462,6 +485,20 @@
 
   // ---- htmx ---------------------------------------------------------------------------------------
 
+  // The status bar is the live region: a screen reader reads each change. The same words again
+  // (picking a card while "Select three cards..." stands) are not a change worth hearing twice;
+  // a refusal is, so it is always swapped in.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.target || detail.target.id !== "status" || !detail.fragment) return;
+    var box = document.createElement("div");
+    box.appendChild(detail.fragment.cloneNode(true));
+    var same = box.textContent.replace(/\s+/g, " ").trim() === detail.target.textContent.replace(/\s+/g, " ").trim();
+    if (same && !box.querySelector(".refusal")) {
+      detail.shouldSwap = false;
+    }
+  });
+
   document.addEventListener("htmx:beforeRequest", function () {
     var cards = handCards();
     var at = cards.indexOf(document.activeElement);
@@ -500,7 +537,7 @@
     if (later) {
       focusWhenShown(later);
     } else if (lastIndex !== null) {
-      focusCard(lastIndex);
+      focusCard(nearestLit(lastIndex));
     } else if (opener && focusLost()) {
       restoreFocus(); // a dialog's form (Select Game, a link's game) replaced the table
     } else if (focusLost()) {
