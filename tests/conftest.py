@@ -51,7 +51,7 @@ def fixed_new_game_numbers(request, monkeypatch):
 
 
 @pytest.fixture
-def new_context(browser):
+def fresh_context(browser):
     """Browser contexts made by a test, closed when it ends, even when it fails (an open one
     would keep connections to the live server after it has stopped)."""
     made = []

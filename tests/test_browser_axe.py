@@ -66,9 +66,9 @@ def close(page: Page, dialog_id: str) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES.keys())
-def test_axe_finds_nothing_in_any_phase_dialog_or_menu(new_context, live_server, size):
+def test_axe_finds_nothing_in_any_phase_dialog_or_menu(fresh_context, live_server, size):
     width, height = SIZES[size]
-    context = new_context(
+    context = fresh_context(
         bypass_csp=True, viewport={"width": width, "height": height}, reduced_motion="reduce"
     )
     page = context.new_page()
@@ -169,9 +169,9 @@ def test_axe_finds_nothing_in_any_phase_dialog_or_menu(new_context, live_server,
     assert axe.found == [], "\n".join(axe.found)
 
 
-def test_axe_does_report_a_violation(new_context, live_server):
+def test_axe_does_report_a_violation(fresh_context, live_server):
     """The run above is not vacuous: a button with no name is reported."""
-    context = new_context(bypass_csp=True)
+    context = fresh_context(bypass_csp=True)
     page = context.new_page()
     page.goto(live_server.url)
     page.evaluate("document.body.appendChild(document.createElement('button'))")

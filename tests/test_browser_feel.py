@@ -143,8 +143,8 @@ def test_4_focus_goes_to_the_hand_after_ok_and_to_the_sheet_at_the_end_of_a_hand
 # 6 -----------------------------------------------------------------------------------------
 
 
-def test_6_your_hand_lights_only_when_the_computers_have_played(new_context, live_server):
-    context = new_context(bypass_csp=True, reduced_motion="no-preference")
+def test_6_your_hand_lights_only_when_the_computers_have_played(fresh_context, live_server):
+    context = fresh_context(bypass_csp=True, reduced_motion="no-preference")
     page = context.new_page()
     start(page, live_server.url)
     page.add_style_tag(content="body { --tick: 30s !important; }")  # a very slow table
@@ -235,9 +235,9 @@ def test_9_the_hand_stays_put_when_the_pass_button_goes(page: Page, live_server)
 
 
 @pytest.mark.parametrize("size", [(320, 568), (375, 667), (667, 375), (1280, 800), (1920, 1080)])
-def test_9_cards_scale_with_the_window_and_show_24_px_each(new_context, live_server, size):
+def test_9_cards_scale_with_the_window_and_show_24_px_each(fresh_context, live_server, size):
     width, height = size
-    context = new_context(viewport={"width": width, "height": height})
+    context = fresh_context(viewport={"width": width, "height": height})
     page = context.new_page()
     start(page, live_server.url)
     pass_last_three(page)
@@ -283,8 +283,8 @@ def test_10_the_hand_is_one_tab_stop_and_the_page_has_a_heading(page: Page, live
     expect(page.locator(CARDS).nth(1)).to_be_focused()  # the stop remembers the card
 
 
-def test_10_a_skip_link_reaches_the_hand_without_javascript(new_context, live_server):
-    context = new_context(java_script_enabled=False)
+def test_10_a_skip_link_reaches_the_hand_without_javascript(fresh_context, live_server):
+    context = fresh_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(live_server.url)
     page.get_by_label("What is your name?").fill("Ada")
