@@ -2,7 +2,7 @@
 
 Collects the static files into a temporary folder, starts gunicorn (the Procfile's command) on
 127.0.0.1 only with production settings and an empty temporary folder of its own, and tries what
-issue 11 found, printing one line per check, PASS or FAIL:
+the hardening review found, printing one line per check, PASS or FAIL:
 
 - a form posted with a charset other than UTF-8, at several URLs, with a CSRF cookie;
 - slow clients (by default 200) each sending a request's headers or body one byte a second,

@@ -1,4 +1,4 @@
-"""Our addition (issue 15): the trick just gathered, seen again, as one seat sees it.
+"""Our addition: the trick just gathered, seen again, as one seat sees it.
 
 Plain data from the ``Game`` and a viewer's seat, so that the table here (you are seat 0) and a
 network game (any seat at the bottom) show and say the same thing. Only the last trick, as in a

@@ -13,7 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 
-from game import __version__, actions, table
+from game import __version__, actions, table, views
 from game.engine import IllegalMove, check_number
 from game.forms import OptionsForm
 from game.last_trick import last_trick_view, why_none
@@ -89,6 +89,21 @@ def score(request: HttpRequest) -> HttpResponse:
     state = load_state(request, timing)
     sheet_view = table.build(state) if state.game is not None else None
     return dialog(request, "score", {"sheet_view": sheet_view}, state, timing)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def new_game(request: HttpRequest) -> HttpResponse:
+    """New Game (F2): GET asks first when a game in progress would be lost, as Select Game
+    does (hearts.js skips the question when nothing would be lost); POST starts the game."""
+    timing = Timing()
+    state = load_state(request, timing)
+    if request.method in ("GET", "HEAD"):
+        context = {
+            "in_progress": actions.in_progress(state),
+            "current": state.game.number if state.game else None,
+        }
+        return dialog(request, "new_game", context, state, timing)
+    return closing(views.new_game(request), request)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -208,7 +223,7 @@ def exit_page(request: HttpRequest) -> HttpResponse:
     return response
 
 
-# -- our addition (issue 15): the last trick ------------------------------------------------------
+# -- our addition: the last trick ------------------------------------------------------
 
 
 @require_safe

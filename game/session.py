@@ -49,7 +49,7 @@ class Options:
     message_boxes: bool = False
     sheet_after_hand: bool = True
     moon_off_shooter: bool = False
-    finish_dead_hands: bool = False  # our addition (issue 15)
+    finish_dead_hands: bool = False  # our addition
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -1,33 +1,45 @@
 """What the page shows, worked out from the state: plain data for the templates.
 
-Timing of the animation is counted in ticks (a CSS variable sets a tick's length from the
-speed option), so the server decides the order and the browser only plays it back.
+Two parts that meet only in ``build``:
+
+- the view model (``table_view``): the table as it stands, for one viewer's seat (the solo game
+  is seat 0, at the bottom); a refusal, a hint, a dialog or a reload shows exactly this;
+- the animation schedule (``schedule``) and the narration (``narrate``): what is new since the
+  page last showed the table, the order it arrives in and what a screen reader is told. Only the
+  answer to an action that changed the game carries them.
+
+Timing is counted in ticks (a CSS variable sets a tick's length from the speed option), so the
+server decides the order and the browser only plays it back. The ``.tN``, ``.gN`` and ``.eN``
+classes for ticks 0 to MAX_TICK live in static/css/ticks.css, written by ``tick_css()``
+(``python -m game.table > static/css/ticks.css``; a test keeps the file in step).
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from game.engine import Card, Game
 from game.last_trick import LastTrickView, last_trick_view
-from game.session import PlayerState
+from game.session import HUMAN, PlayerState
 
 COMPUTER_NAMES = ("Pauline", "Michele", "Ben")
-SEAT_PLACES = ("bottom", "left", "top", "right")
+PLACES = ("bottom", "left", "top", "right")  # counted round the table from the viewer
 DIRECTION_LABEL = {"left": "Pass Left", "right": "Pass Right", "across": "Pass Across"}
-NO_POINTS_LEFT = "No points are left in this hand."  # our addition (issue 15)
+NO_POINTS_LEFT = "No points are left in this hand."  # our addition: finish a dead hand
 STEP = 2  # ticks between two cards
 PAUSE = 5  # ticks a finished trick stays on the table
 GATHER = 2  # ticks the gathering takes
 MAX_TICK = 60
+TICK_PROPERTIES = {"t": "--t", "g": "--g", "e": "--e"}  # arrive, gather, end of a wait
 
 
 def seat_names(state: PlayerState) -> list[str]:
     return [state.options.name or "You", *COMPUTER_NAMES]
 
 
-def subject(names: list[str], seat: int) -> str:
-    return "You" if seat == 0 else names[seat]
+def place(seat: int, viewer: int) -> str:
+    return PLACES[(seat - viewer) % 4]
 
 
 @dataclass
@@ -45,7 +57,8 @@ class TableCard:
     code: str
     name: str
     place: str
-    tick: int | None = None  # None: already on the table before the last action
+    who: str  # "You" or the player's name, for the card's accessible name
+    tick: int | None = None  # None: on the table already when the page last showed it
     gather_tick: int | None = None
     gather_to: str = ""
 
@@ -74,7 +87,6 @@ class TableView:
     button_action: str
     button_enabled: bool
     opponents: list[dict]
-    last_trick: list[TableCard]
     trick: list[TableCard]
     taken: list[dict]
     sheet: list[ScoreRow]
@@ -83,82 +95,87 @@ class TableView:
     winners: list[int]
     show_sheet: bool
     status: str
+    result: str = ""
+    your_turn: bool = False
+    # filled in by the schedule and the narration, for the answer to an action only
+    last_trick: list[TableCard] = field(default_factory=list)
     announcements: list[str] = field(default_factory=list)
     waits: list[tuple[str, int, int]] = field(default_factory=list)
-    end_tick: int = 0  # when the animation is over: the sheet and laid-out cards appear then
-    result: str = ""
-    gathered: LastTrickView | None = None  # the last trick, to see again (issue 15)
+    end_tick: int = 0  # when the animation is over: the hand lights, the sheet appears
+    gathered: LastTrickView | None = None  # the last trick, to see again (our addition)
+
+
+@dataclass
+class Schedule:
+    """When each new card arrives, and when the trick it finished is gathered."""
+
+    arrive: dict[int, int]  # index of the play in the hand -> tick
+    gather_tick: int | None  # the last completed trick is new: it is shown, then gathered
+    waits: list[tuple[int, int, int]]  # (seat, from, until): "Waiting for Ben to move..."
+    end_tick: int
 
 
 def clamp(tick: int) -> int:
     return max(0, min(MAX_TICK, tick))
 
 
-def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
+def build(
+    state: PlayerState,
+    hint: list[str] | None = None,
+    *,
+    animate: bool = False,
+    own_card_placed: bool = False,
+    viewer: int = HUMAN,
+) -> TableView:
+    """The view model, with the schedule and the narration of what is new when ``animate``
+    (the answer to an action). ``own_card_placed``: the page already moved the viewer's card
+    to the table when it was clicked, so it does not arrive a second time."""
+    view = table_view(state, viewer, hint or [])
+    if animate:
+        game = state.game
+        plan = schedule(game, state.fresh_from, viewer, own_card_placed)
+        apply(view, game, plan, viewer)
+        view.announcements = narrate(state, view.names, viewer)
+    return view
+
+
+# -- the view model ---------------------------------------------------------------------------
+
+
+def shown_tricks(game: Game) -> list:
+    """The completed tricks the players played: those the engine played out of a dead hand
+    (``Game.played_out_from``) are never shown being played."""
+    return game.completed_tricks[: game.played_out_from]
+
+
+def plays_of_hand(game: Game) -> list[tuple[int, int, str]]:
+    """Every card played this hand as (index in the hand, seat, code), in order."""
+    plays: list[tuple[int, int, str]] = []
+    tricks = shown_tricks(game)
+    for t, trick in enumerate(tricks):
+        plays.extend((t * 4 + i, seat, code) for i, (seat, code) in enumerate(trick.plays))
+    base = len(tricks) * 4
+    plays.extend((base + i, seat, code) for i, (seat, code) in enumerate(game.trick))
+    return plays
+
+
+def who(names: list[str], seat: int, viewer: int) -> str:
+    return "You" if seat == viewer else names[seat]
+
+
+def table_card(names: list[str], seat: int, code: str, viewer: int) -> TableCard:
+    return TableCard(
+        seat, code, Card.parse(code).name, place(seat, viewer), who(names, seat, viewer)
+    )
+
+
+def table_view(state: PlayerState, viewer: int, hint: list[str]) -> TableView:
     game = state.game
     assert game is not None
     names = seat_names(state)
-    hint = hint or []
-
-    # -- the cards on the table and the order they arrive in --------------------------------
-    # The tricks the engine played out of a dead hand (issue 15) are not shown being played.
-    completed = game.completed_tricks[: game.played_out_from]
-    plays: list[tuple[int, int, str]] = []  # (index in the hand, seat, code)
-    for t, trick in enumerate(completed):
-        plays.extend((t * 4 + i, seat, code) for i, (seat, code) in enumerate(trick.plays))
-    base = len(completed) * 4
-    plays.extend((base + i, seat, code) for i, (seat, code) in enumerate(game.trick))
-    fresh = [p for p in plays if p[0] >= state.fresh_from]
-    announcements: list[str] = []
-    tick = 0
-    if fresh and fresh[0][1] != 0:
-        tick = STEP  # the first computer card comes after a moment
-    ticks: dict[int, int] = {}
-    last_trick: list[TableCard] = []
-    gather_tick = None
-    last = completed[-1] if completed else None
-    last_start = (len(completed) - 1) * 4
-    show_last = last is not None and any(last_start <= p[0] < last_start + 4 for p in fresh)
-    waits: list[tuple[str, int, int]] = []  # "Waiting for Ben to move..." from, until
-    shown_until = 0
-    for index, seat, code in fresh:
-        if show_last and index >= last_start + 4 and gather_tick is None:
-            gather_tick = tick - STEP + PAUSE
-            tick = gather_tick + GATHER + STEP
-            shown_until = gather_tick + GATHER
-        ticks[index] = tick
-        if seat != 0 and tick > shown_until:
-            waits.append((names[seat], clamp(shown_until), clamp(tick)))
-        shown_until = tick
-        verb = "play" if seat == 0 else "plays"
-        announcements.append(f"{subject(names, seat)} {verb} the {Card.parse(code).name}.")
-        if show_last and index == last_start + 3:
-            winner = last.winner
-            announcements.append(
-                f"{subject(names, winner)} {'take' if winner == 0 else 'takes'} the trick."
-            )
-        tick += STEP
-    if show_last and gather_tick is None:
-        gather_tick = tick - STEP + PAUSE
-        tick = gather_tick + GATHER
-
-    def on_table(index: int, seat: int, code: str, **gathering) -> TableCard:
-        tick = clamp(ticks[index]) if index in ticks else None
-        return TableCard(seat, code, Card.parse(code).name, SEAT_PLACES[seat], tick, **gathering)
-
-    if show_last:
-        gathering = {"gather_tick": clamp(gather_tick), "gather_to": SEAT_PLACES[last.winner]}
-        last_trick = [
-            on_table(last_start + i, seat, code, **gathering)
-            for i, (seat, code) in enumerate(last.plays)
-        ]
-    trick = [on_table(base + i, seat, code) for i, (seat, code) in enumerate(game.trick)]
-    end_tick = clamp(tick)
-
-    # -- your hand ---------------------------------------------------------------------------
-    legal = set(game.legal_plays(0))
-    received = set(game.received(0)) if state.awaiting_ok else set()
-    passing = game.phase == "passing" and not game.has_passed(0)
+    legal = set(game.legal_plays(viewer))
+    received = set(game.received(viewer)) if state.awaiting_ok else set()
+    passing = game.phase == "passing" and not game.has_passed(viewer)
     playing = game.phase == "playing" and not state.awaiting_ok
     hand = [
         HandCard(
@@ -168,7 +185,7 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
             dimmed=playing and code not in legal,
             hint=code in hint,
         )
-        for code in game.hand(0)
+        for code in game.hand(viewer)
     ]
     hand_action = "select" if passing else ("play" if playing else "")
 
@@ -179,28 +196,31 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     elif state.awaiting_ok:
         button, button_action, enabled = "OK", "accept", True
 
+    others = [(viewer + step) % 4 for step in (1, 2, 3)]
     opponents = [
         {
             "seat": seat,
             "name": names[seat],
-            "place": SEAT_PLACES[seat],
+            "place": place(seat, viewer),
             "count": len(game.hand(seat)),
             "cards": range(len(game.hand(seat))),
         }
-        for seat in (1, 2, 3)
+        for seat in others
     ]
+    trick = [table_card(names, seat, code, viewer) for seat, code in game.trick]
 
-    # -- the end of a hand -------------------------------------------------------------------
     over = game.phase in ("hand_over", "game_over")
     taken = []
     if over:
         for seat in range(4):
-            cards = [c for c in game.taken(seat) if Card.parse(c).points]
-            cards.sort(key=lambda c: Card.parse(c).index)
+            cards = sorted(
+                (c for c in game.taken(seat) if Card.parse(c).points),
+                key=lambda c: Card.parse(c).index,
+            )
             taken.append(
                 {
                     "seat": seat,
-                    "place": SEAT_PLACES[seat],
+                    "place": place(seat, viewer),
                     "name": names[seat],
                     "summary": taken_summary(names[seat], cards),
                     "cards": [{"code": c, "name": Card.parse(c).name} for c in cards],
@@ -225,7 +245,7 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
     if hint:
         status = hint_sentence(game, hint)
     if game.phase == "game_over":
-        result = "You won!" if 0 in winners else won_sentence(names, winners)
+        result = result_sentence(names, winners, viewer)
     return TableView(
         names=names,
         phase="passing" if passing or state.awaiting_ok or game.phase == "passing" else game.phase,
@@ -238,7 +258,6 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
         button_action=button_action,
         button_enabled=enabled,
         opponents=opponents,
-        last_trick=last_trick,
         trick=trick,
         taken=taken,
         sheet=sheet,
@@ -247,12 +266,140 @@ def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
         winners=winners,
         show_sheet=show_sheet,
         status=status,
-        announcements=announcements,
-        waits=waits,
-        end_tick=end_tick,
         result=result,
-        gathered=last_trick_view(game, 0, names),
+        your_turn=playing and game.turn == viewer,
+        gathered=last_trick_view(game, viewer, names),
     )
+
+
+# -- the animation schedule -------------------------------------------------------------------
+
+
+def schedule(game: Game, since: int, viewer: int, own_card_placed: bool) -> Schedule:
+    """Ticks for the plays from index ``since`` on: the first computer card after a moment,
+    then one every STEP; a trick finished among them stays PAUSE ticks and is gathered."""
+    fresh = [p for p in plays_of_hand(game) if p[0] >= since]
+    tricks = shown_tricks(game)
+    last_start = (len(tricks) - 1) * 4
+    shows_last = bool(tricks) and any(last_start <= index < last_start + 4 for index, _, _ in fresh)
+    arrive: dict[int, int] = {}
+    waits: list[tuple[int, int, int]] = []
+    gather_tick = None
+    tick = STEP if fresh and fresh[0][1] != viewer else 0
+    shown_until = 0
+    for index, seat, _ in fresh:
+        if shows_last and index >= last_start + 4 and gather_tick is None:
+            gather_tick = tick - STEP + PAUSE
+            tick = gather_tick + GATHER + STEP
+            shown_until = gather_tick + GATHER
+        if not (own_card_placed and seat == viewer and index == since):
+            arrive[index] = tick
+        if seat != viewer and tick > shown_until:
+            waits.append((seat, clamp(shown_until), clamp(tick)))
+        shown_until = tick
+        tick += STEP
+    if shows_last and gather_tick is None:
+        gather_tick = tick - STEP + PAUSE
+        tick = gather_tick + GATHER
+    return Schedule(arrive, gather_tick, waits, clamp(tick))
+
+
+def apply(view: TableView, game: Game, plan: Schedule, viewer: int) -> None:
+    names = view.names
+    tricks = shown_tricks(game)
+    base = len(tricks) * 4
+    for i, card in enumerate(view.trick):
+        tick = plan.arrive.get(base + i)
+        card.tick = None if tick is None else clamp(tick)
+    if plan.gather_tick is not None:
+        last = tricks[-1]
+        start = base - 4
+        for i, (seat, code) in enumerate(last.plays):
+            card = table_card(names, seat, code, viewer)
+            tick = plan.arrive.get(start + i)
+            card.tick = None if tick is None else clamp(tick)
+            card.gather_tick = clamp(plan.gather_tick)
+            card.gather_to = place(last.winner, viewer)
+            view.last_trick.append(card)
+    view.waits = [(names[seat], start, until) for seat, start, until in plan.waits]
+    view.end_tick = plan.end_tick
+
+
+# -- the narration: what a screen reader is told, once, in order --------------------------------
+
+
+def narrate(state: PlayerState, names: list[str], viewer: int) -> list[str]:
+    game = state.game
+    said: list[str] = []
+    if state.awaiting_ok:
+        said.extend(passing_sentences(game, names, viewer))
+    plays = plays_of_hand(game)
+    fresh = [p for p in plays if p[0] >= state.fresh_from]
+    hearts_before = any(code[1] == "H" for index, _, code in plays if index < state.fresh_from)
+    tricks = shown_tricks(game)
+    for index, seat, code in fresh:
+        verb = "play" if seat == viewer else "plays"
+        said.append(f"{who(names, seat, viewer)} {verb} the {Card.parse(code).name}.")
+        if code[1] == "H" and not hearts_before:
+            hearts_before = True
+            said.append("Hearts has been broken.")
+        if index % 4 == 3 and index // 4 < len(tricks):
+            said.append(trick_sentence(tricks[index // 4], names, viewer))
+    if fresh and game.phase in ("hand_over", "game_over"):
+        if game.played_out_from is not None:
+            said.append(NO_POINTS_LEFT)
+        said.extend(hand_end_sentences(game, names, viewer))
+    return said
+
+
+def listing(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def passing_sentences(game: Game, names: list[str], viewer: int) -> list[str]:
+    target = game.pass_target(viewer)
+    giver = next((s for s in range(4) if game.pass_target(s) == viewer), None)
+    if target is None or giver is None:
+        return []
+    gave = listing([f"the {Card.parse(c).name}" for c in game.passed(viewer)])
+    got = listing([f"the {Card.parse(c).name}" for c in game.received(viewer)])
+    return [f"You pass {gave} to {names[target]}.", f"{names[giver]} passes you {got}."]
+
+
+def trick_sentence(trick, names: list[str], viewer: int) -> str:
+    """ "Ben takes the trick with the king of clubs: 2 hearts and the queen of spades,
+    15 points." """
+    winner = trick.winner
+    high = next(code for seat, code in trick.plays if seat == winner)
+    codes = [code for _, code in trick.plays]
+    hearts = sum(1 for c in codes if c[1] == "H")
+    parts = [f"{hearts} heart{'s' if hearts != 1 else ''}"] if hearts else []
+    if "QS" in codes:
+        parts.append("the queen of spades")
+    points = sum(Card.parse(c).points for c in codes)
+    held = f"{' and '.join(parts)}, {points} point{'s' if points != 1 else ''}" if parts else ""
+    verb = "take" if winner == viewer else "takes"
+    subject = who(names, winner, viewer)
+    return f"{subject} {verb} the trick with the {Card.parse(high).name}: {held or 'no points'}."
+
+
+def hand_end_sentences(game: Game, names: list[str], viewer: int) -> list[str]:
+    said = []
+    shooter = game.moon_shooter
+    if shooter is not None:
+        said.append(
+            "You shot the moon!" if shooter == viewer else f"{names[shooter]} shot the moon!"
+        )
+    row = game.history[-1] if game.history else game.hand_points()
+    said.append("Points this hand: " + ", ".join(f"{names[s]} {row[s]}" for s in range(4)) + ".")
+    totals = game.totals
+    said.append("Totals: " + ", ".join(f"{names[s]} {totals[s]}" for s in range(4)) + ".")
+    if game.phase == "game_over":
+        said.append(result_sentence(names, list(game.winners), viewer))
+    return said
+
+
+# -- sentences --------------------------------------------------------------------------------
 
 
 def hint_sentence(game: Game, hint: list[str]) -> str:
@@ -272,22 +419,26 @@ def taken_summary(name: str, cards: list[str]) -> str:
     return f"{name} took {' and '.join(parts) or 'no point cards'}."
 
 
+def result_sentence(names: list[str], winners: list[int], viewer: int) -> str:
+    return "You won!" if viewer in winners else won_sentence(names, winners)
+
+
 def won_sentence(names: list[str], winners: list[int]) -> str:
-    who = [names[s] for s in winners]
-    if len(who) == 1:
-        return f"{who[0]} won."
-    return f"{', '.join(who[:-1])} and {who[-1]} tied for the win."
+    who_won = [names[s] for s in winners]
+    if len(who_won) == 1:
+        return f"{who_won[0]} won."
+    return f"{listing(who_won)} tied for the win."
 
 
 def status_line(state: PlayerState, game: Game, names: list[str]) -> str:
     if game.phase == "passing":
-        if game.has_passed(0):
+        if game.has_passed(HUMAN):
             return "Waiting for other players to pass..."
-        return f"Select three cards to pass to {names[game.pass_target(0)]}."
+        return f"Select three cards to pass to {names[game.pass_target(HUMAN)]}."
     if state.awaiting_ok:
         return "Press OK to accept cards."
     if game.phase == "playing":
-        if game.turn == 0:
+        if game.turn == HUMAN:
             return "Select a card to play."
         return f"Waiting for {names[game.turn]} to move..."
     if game.phase == "hand_over":
@@ -297,3 +448,18 @@ def status_line(state: PlayerState, game: Game, names: list[str]) -> str:
             else "The hand is over."
         )
     return "The game is over. Press OK to begin a new game."
+
+
+# -- the tick classes -------------------------------------------------------------------------
+
+
+def tick_css() -> str:
+    """static/css/ticks.css: one class per tick and property, for ticks 0 to MAX_TICK."""
+    lines = ["/* Written by `python -m game.table > static/css/ticks.css`: do not edit. */"]
+    for prefix, prop in TICK_PROPERTIES.items():
+        lines.append(" ".join(f".{prefix}{n}{{{prop}:{n}}}" for n in range(MAX_TICK + 1)))
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(tick_css())

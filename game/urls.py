@@ -11,7 +11,7 @@ urlpatterns = [
     path("accept", views.accept, name="accept"),
     path("play", views.play_card, name="play"),
     path("next", views.next_hand, name="next"),
-    path("new", views.new_game, name="new"),
+    path("new", menus.new_game, name="new"),
     # the menus and their dialogs, each also a page of its own
     path("help", menus.help_contents, name="help"),
     path("quote", menus.quote, name="quote"),

@@ -8,11 +8,12 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST, require_safe
 
 from game import actions, table
-from game.engine import IllegalMove
+from game.engine import IllegalMove, check_number
 from game.session import PlayerState, clean_name, load, new_number, save
 
 SEQ_FIELD = "seq"
@@ -104,15 +105,20 @@ def render_table(
     hint: list[str] | None = None,
     dialog: str = "",
     extra: dict | None = None,
+    animate: bool = False,
+    own_card_placed: bool = False,
 ) -> HttpResponse:
     """The table: the fragment for htmx, else the whole page, with a dialog over it if any.
-    It only reads the state: the view saved whatever it changed before."""
+    It only reads the state: the view saved whatever it changed before.
+    ``animate``: this page answers the action that changed the game, so what the action made
+    new arrives in order and is told to a screen reader; any other page shows the table as
+    it stands."""
     start = time.perf_counter()
     if not state.options.name or state.game is None:
         context = {"state": state, "message": message}
         template = "game/name_prompt.html"
     else:
-        view = table.build(state, hint=hint)
+        view = table.build(state, hint=hint, animate=animate, own_card_placed=own_card_placed)
         context = {"state": state, "view": view, "message": message, "options": state.options}
         template = f"game/{view.phase}.html"
     context["seq"] = state.seq
@@ -130,12 +136,20 @@ def render_table(
 
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
+    """The table as it stands; right after a plain form's action (the 303 names that action's
+    seq), with what the action made new."""
     timing = Timing()
     state = load_state(request, timing)
-    return show_table(request, state, timing)
+    animate = request.GET.get(SEQ_FIELD) == str(state.seq) and state.game is not None
+    return show_table(request, state, timing, animate=animate)
 
 
-def act(request: HttpRequest, action: Callable[[PlayerState, actions.Clock], None]) -> HttpResponse:
+def act(
+    request: HttpRequest,
+    action: Callable[[PlayerState, actions.Clock], None],
+    *,
+    own_card_placed: bool = False,
+) -> HttpResponse:
     """Run one action; a refusal leaves the saved game exactly as it was."""
     timing = Timing()
     state = load_state(request, timing)
@@ -162,8 +176,19 @@ def act(request: HttpRequest, action: Callable[[PlayerState, actions.Clock], Non
             changed = True
         if changed:
             save_state(request, state, timing)
-        return see_other(timing=timing)
-    return show_table(request, state, timing, message, changed)
+        if message:
+            return see_other(timing=timing)
+        # the seq tells the table page it answers this action: what it made new is animated
+        return see_other(f"{reverse('game:index')}?{SEQ_FIELD}={state.seq}", timing)
+    return show_table(
+        request,
+        state,
+        timing,
+        message,
+        changed,
+        animate=not message,
+        own_card_placed=own_card_placed,
+    )
 
 
 @require_POST
@@ -173,6 +198,14 @@ def set_name(request: HttpRequest) -> HttpResponse:
         if not name:
             raise IllegalMove("Please type your name.")
         state.options.name = name
+        # a link such as /#617 opened on a first visit: hearts.js puts its number in the form
+        number = request.POST.get("number", "")
+        if number and state.game is None:
+            try:
+                chosen = check_number(number)
+            except IllegalMove:
+                return
+            actions.start_game(state, chosen, clock)
 
     return act(request, action)
 
@@ -186,7 +219,17 @@ def card_action(fn):
 
 
 select_card = card_action(lambda state, code, clock: actions.toggle(state, code))
-play_card = card_action(actions.play)
+
+
+@require_POST
+def play_card(request: HttpRequest) -> HttpResponse:
+    code = request.POST.get("card", "")
+    # with htmx, hearts.js has already sent the card towards the table when it was clicked
+    return act(
+        request,
+        lambda state, clock: actions.play(state, code, clock),
+        own_card_placed=bool(request.htmx),
+    )
 
 
 @require_POST

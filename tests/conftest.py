@@ -32,3 +32,44 @@ def browser_context_args(browser_context_args):
     """Browser tests run without animation, as a player with reduced motion would see them;
     the test of the animation itself makes its own contexts."""
     return {**browser_context_args, "reduced_motion": "reduce"}
+
+
+FIXED_NUMBERS_FROM = 4242
+
+
+@pytest.fixture(autouse=True)
+def fixed_new_game_numbers(request, monkeypatch):
+    """Browser tests replay: a game the server would number at random (a first visit, New
+    Game, OK on a final sheet) is numbered 4242, 4243, ... instead. The live server runs in
+    this process, so it draws from here."""
+    if request.node.get_closest_marker("browser") is None:
+        return
+    numbers = iter(range(FIXED_NUMBERS_FROM, FIXED_NUMBERS_FROM + 1000))
+    draw = lambda: next(numbers)  # noqa: E731
+    monkeypatch.setattr("game.views.new_number", draw)
+    monkeypatch.setattr("game.actions.new_number", draw)
+
+
+@pytest.fixture
+def fresh_context(browser):
+    """Browser contexts made by a test, closed when it ends, even when it fails (an open one
+    would keep connections to the live server after it has stopped)."""
+    made = []
+
+    def make(**kwargs):
+        context = browser.new_context(**kwargs)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def browser(live_server, launch_browser):
+    """pytest-playwright's browser, started after the live server and so closed before it:
+    the browser's last connections end while the server can still close them cleanly."""
+    browser = launch_browser()
+    yield browser
+    browser.close()

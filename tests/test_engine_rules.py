@@ -373,8 +373,8 @@ def test_hearts_cannot_be_led_before_they_are_broken():
     assert g.turn == 3
     assert not g.hearts_broken
     assert g.legal_plays(3) == codes("9C KC 5D 9D KD 5S 9S KS")
-    refused(g, "Hearts have not been broken. Choose another suit.", g.play, 3, "AH")
-    refused(g, "Hearts have not been broken. Choose another suit.", g.play, 3, "5H")
+    refused(g, "Hearts has not been broken. Choose another suit.", g.play, 3, "AH")
+    refused(g, "Hearts has not been broken. Choose another suit.", g.play, 3, "5H")
 
 
 def test_a_leader_holding_only_hearts_may_lead_one_before_they_are_broken():
@@ -408,7 +408,7 @@ def test_hearts_may_be_led_once_one_was_discarded_to_an_earlier_trick(discard, b
         assert g.trick == ((0, "2H"),)
     else:
         assert g.legal_plays(0) == [c for c in g.hand(0) if c not in hearts]
-        refused(g, "Hearts have not been broken. Choose another suit.", g.play, 0, "2H")
+        refused(g, "Hearts has not been broken. Choose another suit.", g.play, 0, "2H")
 
 
 def test_the_queen_of_spades_may_be_led_before_hearts_are_broken_and_does_not_break_them():
@@ -422,7 +422,7 @@ def test_the_queen_of_spades_may_be_led_before_hearts_are_broken_and_does_not_br
     assert "QS" in g.taken(2)
     assert not g.hearts_broken
     assert g.turn == 2
-    refused(g, "Hearts have not been broken. Choose another suit.", g.play, 2, "QH")
+    refused(g, "Hearts has not been broken. Choose another suit.", g.play, 2, "QH")
 
 
 # ---- winning tricks --------------------------------------------------------------------------

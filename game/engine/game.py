@@ -272,7 +272,7 @@ class Game:
         if not cards:
             if not self._tricks:
                 raise IllegalMove("You must lead the two of clubs.")
-            raise IllegalMove("Hearts have not been broken. Choose another suit.")
+            raise IllegalMove("Hearts has not been broken. Choose another suit.")
         led = SUITS[rules.suit_of(cards[0])]
         if card.suit != led:
             if any(DECK[c].suit == led for c in hand):

@@ -16,17 +16,118 @@
 
   // ---- your cards ---------------------------------------------------------------------------
 
+  // The hand is one Tab stop (the ARIA toolbar pattern): the arrow keys, Home and End move
+  // between the cards, Space picks or plays the card in focus, Enter presses Pass or OK.
+  // Without this script every card is a Tab stop of its own, reached by the skip link.
+
   function handCards() {
     return all("#table .hand .card");
   }
 
-  function focusCard(index) {
+  function hand() {
+    return $("#table .hand");
+  }
+
+  function rove(index) {
     var cards = handCards();
-    if (!cards.length) return false;
+    if (!cards.length) return null;
     index = Math.max(0, Math.min(cards.length - 1, index));
-    cards[index].focus();
+    cards.forEach(function (card, i) {
+      card.tabIndex = i === index ? 0 : -1;
+    });
+    return cards[index];
+  }
+
+  function setUpHand() {
+    var cards = handCards();
+    if (!cards.length) return;
+    var lit = cards.findIndex(function (card) {
+      return card.getAttribute("aria-disabled") !== "true";
+    });
+    rove(lit >= 0 ? lit : 0);
+  }
+
+  // While playing, the card nearest to ``index`` that may be played (else ``index`` itself).
+  function nearestLit(index) {
+    var cards = handCards();
+    if (!hand() || hand().dataset.action !== "play") return index;
+    for (var d = 0; d < cards.length; d++) {
+      var near = [index - d, index + d];
+      for (var k = 0; k < near.length; k++) {
+        var card = cards[near[k]];
+        if (card && card.getAttribute("aria-disabled") !== "true") return near[k];
+      }
+    }
+    return index;
+  }
+
+  function focusCard(index) {
+    var card = rove(index);
+    if (!card) return false;
+    card.focus();
     return true;
   }
+
+  function focusHand() {
+    var cards = handCards();
+    var stop = cards.filter(function (card) {
+      return card.tabIndex === 0;
+    })[0];
+    if (!stop) return false;
+    stop.focus();
+    return true;
+  }
+
+  // The computers' cards are still arriving after yours: the hand is not lit yet.
+  function handWaiting() {
+    var el = hand();
+    return !!(
+      el &&
+      el.getAnimations &&
+      el.getAnimations().some(function (animation) {
+        var timing = animation.effect && animation.effect.getComputedTiming();
+        return (
+          animation.animationName === "wait-turn" &&
+          animation.playState === "running" &&
+          !!timing &&
+          timing.endTime > 0 // with no animation (reduced motion, speed None) nothing waits
+        );
+      })
+    );
+  }
+
+  // Your card starts towards the table as soon as you choose it; the server's answer then
+  // brings the computers' cards (and leaves yours where it is).
+  function sendTowardsTable(card) {
+    var center = $("#table .center");
+    if (!center) return;
+    var played = document.createElement("span");
+    played.className = "played at-bottom arrive t0 face-" + card.value;
+    played.setAttribute("role", "img");
+    played.setAttribute("aria-label", "You: " + card.textContent.trim());
+    center.appendChild(played);
+    card.classList.add("leaving");
+  }
+
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      if (!form.classList || !form.classList.contains("hand-form")) return;
+      var card = event.submitter;
+      var handEl = form.querySelector(".hand");
+      if (handWaiting() || form.dataset.sent) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        return;
+      }
+      if (!window.htmx || !handEl || handEl.dataset.action !== "play" || !card) return;
+      if (card.getAttribute("aria-disabled") === "true") return; // the server says why not
+      form.dataset.sent = "1";
+      sendTowardsTable(card);
+    },
+    true
+  );
 
   var lastIndex = null;
 
@@ -167,7 +268,7 @@
     opener = null;
     if (back && document.contains(back) && !back.closest(".menu")) {
       back.focus();
-    } else if (!focusCard(0)) {
+    } else if (!focusHand()) {
       if (tops.length) tops[0].focus();
     }
   }
@@ -254,6 +355,12 @@
 
   function followHash() {
     var match = /^#(\d+)$/.exec(location.hash);
+    var prompt = $("#link-number");
+    if (prompt) {
+      // the name prompt: the game the link names starts with the name, in the same request
+      prompt.value = match ? match[1] : "";
+      return;
+    }
     if (!match) {
       syncHash();
       return;
@@ -270,17 +377,20 @@
 
   var windowEl = $("#window");
   var icon = $("#desktop-icon");
+  var desk = $("#desktop-main"); // the desktop's own landmark and heading while the window is shut
 
   function exitToDesktop() {
     if (!windowEl || !icon) return;
     closeMenus(false);
     windowEl.hidden = true;
+    if (desk) desk.hidden = false;
     icon.hidden = false;
     icon.focus();
   }
 
   function reopen() {
     icon.hidden = true;
+    if (desk) desk.hidden = true;
     windowEl.hidden = false;
     restoreFocus();
   }
@@ -350,8 +460,17 @@
     } else {
       var cards = handCards();
       var at = cards.indexOf(target);
+      var action = hand() ? hand().dataset.action : "";
       if (at >= 0 && (key === "ArrowLeft" || key === "ArrowRight")) {
         focusCard(at + (key === "ArrowLeft" ? -1 : 1));
+        handled = true;
+      } else if (at >= 0 && (key === "Home" || key === "End")) {
+        focusCard(key === "Home" ? 0 : cards.length - 1);
+        handled = true;
+      } else if (key === "Enter" && at >= 0 && action !== "play") {
+        // Enter is the default button (Pass, or OK), as in the original; Space picks
+        var button = $("#pass-button:not([disabled])");
+        if (button) button.click();
         handled = true;
       } else if (key === "Enter" && at < 0 && !/^(INPUT|BUTTON|TEXTAREA|SELECT|A)$/.test(target.tagName)) {
         var push = document.querySelector("#table dialog[open] .push, #table .push:not([disabled])");
@@ -364,7 +483,7 @@
     if (handled) event.preventDefault();
   });
 
-  // ---- our addition (issue 15): the last trick ---------------------------------------------------
+  // ---- our addition: the last trick ---------------------------------------------------
   // L, Game > Last Trick or a click on the winner's pile shows it; L again, Esc or a click
   // anywhere puts it away. Without this script the same links open it as a page of its own.
 
@@ -404,27 +523,72 @@
 
   // ---- htmx ---------------------------------------------------------------------------------------
 
+  // The status bar is the live region: a screen reader reads each change. The same words again
+  // (picking a card while "Select three cards..." stands) are not a change worth hearing twice;
+  // a refusal is, so it is always swapped in.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.target || detail.target.id !== "status" || !detail.fragment) return;
+    var box = document.createElement("div");
+    box.appendChild(detail.fragment.cloneNode(true));
+    var same = box.textContent.replace(/\s+/g, " ").trim() === detail.target.textContent.replace(/\s+/g, " ").trim();
+    if (same && !box.querySelector(".refusal")) {
+      detail.shouldSwap = false;
+    }
+  });
+
   document.addEventListener("htmx:beforeRequest", function () {
     var cards = handCards();
     var at = cards.indexOf(document.activeElement);
     lastIndex = at >= 0 ? at : null;
   });
 
+  function focusLost() {
+    var active = document.activeElement;
+    return !active || active === document.body || !document.contains(active);
+  }
+
+  // The score sheet (or the OK that deals the next hand) appears when the last trick has been
+  // gathered: focus goes to its button then, unless the player has gone elsewhere meanwhile.
+  function focusWhenShown(later) {
+    var button = later.querySelector(".push");
+    if (!button) return;
+    if (getComputedStyle(later).visibility === "visible") {
+      button.focus();
+      return;
+    }
+    later.addEventListener(
+      "animationend",
+      function () {
+        if (focusLost() || later.closest("#table").contains(document.activeElement)) button.focus();
+      },
+      { once: true }
+    );
+  }
+
   document.addEventListener("htmx:afterSettle", function () {
     showDialogs();
+    setUpHand();
     if (openDialog()) return;
     syncHash();
-    var auto = document.querySelector("#table dialog[open] [autofocus]");
-    if (auto) {
-      auto.focus();
+    var later = $("#table dialog.sheet[open], #table .continue");
+    if (later) {
+      focusWhenShown(later);
     } else if (lastIndex !== null) {
-      focusCard(lastIndex);
-    } else if (opener && (!document.activeElement || document.activeElement === document.body)) {
+      focusCard(nearestLit(lastIndex));
+    } else if (opener && focusLost()) {
       restoreFocus(); // a dialog's form (Select Game, a link's game) replaced the table
+    } else if (focusLost()) {
+      // OK on the received cards, Pass, a new hand: back to the hand, or to the button
+      if (!focusHand()) {
+        var push = $("#table .push:not([disabled])");
+        if (push) push.focus();
+      }
     }
     lastIndex = null;
   });
 
+  setUpHand();
   showDialogs();
   followHash();
 })();
