@@ -343,3 +343,70 @@ def test_a_ducker_under_the_jack_holds_nothing_between_and_a_seat_that_breaks_fo
     reading = _ducker_reading([trick_one, trick_two], 0, (0, 0, 0, 0))
     assert reading[2] == 0
     assert reading[3] != 0
+
+
+def early_moon_position() -> Game:
+    """Ben (seat 3) has won every trick, the last with a heart on it, and leads the 9 of hearts.
+
+    His leads give him away: after leading the king of clubs a careful ducker holds nothing
+    lower outside hearts, yet he then led the queen of diamonds. He holds the ace, queen, jack
+    and ten of hearts and the top spades and diamonds. Michele (seat 2) holds the king and five
+    of hearts: ducking with the five leaves her king to fall under his ace, and he takes all 26.
+    Taking with the king costs her 4 points and stops the moon for good.
+    """
+    hands = [
+        "2C4C2H3H6H7H5S6S7S8STCJCQC",
+        "3C6C3D4H2D8D9DTDJD8H9STSJS",
+        "5C7C4DKH5H2S3S4S5D6D7D8C9C",
+        "ACKCQDADKD9HAHQHJHTHASKSQS",
+    ]
+    game = Game.from_dict(
+        {
+            "v": 1,
+            "n": 4243,
+            "m": 0,
+            "k": 4,
+            "p": "playing",
+            "h": hands,
+            "x": ["", "", "", ""],
+            "r": ["", "", "", ""],
+            "t": "0",
+            "s": [[3, 5, 9, 9], [0, 13, 6, 7], [4, 4, 4, 14]],
+        }
+    )
+    tricks = [["2C", "3C", "5C", "AC"], ["KC", "4C", "6C", "7C"], ["QD", "2H", "3D", "4D"]]
+    for card in [*(card for trick in tricks for card in trick), "9H", "3H", "4H"]:
+        game.play(game.turn, card)
+    return game
+
+
+def test_a_seat_takes_a_heart_early_from_a_lone_taker_who_plays_like_a_shooter():
+    from game.players import moon
+    from game.players.deals import knowledge_of
+
+    game = early_moon_position()
+    assert game.hand_points() == (0, 0, 0, 1)
+    assert game.turn == 2
+    assert sorted(game.legal_plays(2)) == ["5H", "KH"]
+    assert moon.suspect(knowledge_of(view_of(game, 2))) == 3
+    assert choose_play(game, 2) == "KH"
+
+
+def test_a_careful_ducker_holding_every_point_is_never_taken_for_a_shooter():
+    from game.bench import ducker_pass, ducker_play
+    from game.players import moon
+    from game.players.deals import knowledge_of
+
+    lone = 0
+    for number in range(1, 17):
+        game = Game.new(number)
+        for seat in range(4):
+            game.pass_cards(seat, ducker_pass(game, seat))
+        while game.phase == "playing":
+            for observer in range(4):
+                know = knowledge_of(view_of(game, observer))
+                total = sum(know.pts)
+                lone += total > 0 and know.pts.count(total) == 1
+                assert moon.suspect(know) == -1
+            game.play(game.turn, ducker_play(game, game.turn))
+    assert lone > 100  # many positions where one ducker held every point

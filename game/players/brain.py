@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from game.engine import SplitMix64
 
+from . import moon
 from .deals import DealSampler, Knowledge, knowledge_of
 from .sim import (
     HEART_MASK,
@@ -92,6 +93,7 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
     if pts[me] == sum(pts) and _moon_strength(know.hand) >= MOON_STRENGTH:
         options += [(card, me) for card in candidates]
     sampler = DealSampler(know)
+    shooter = moon.suspect(know)
     totals = [0.0] * len(options)
     alive = list(range(len(options)))
     seen = 0
@@ -101,15 +103,21 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
         deals = max(MIN_DEALS if round_ == 0 else 0, share // (len(alive) * remaining))
         deals = min(deals, MAX_DEALS - seen)
         for i in range(deals):
-            stop = ((seen + i) * STOP_SHARE) % 1.0 < STOP_SHARE
-            hands = sampler.draw(rng)
+            imagined, j = moon.imagines(seen + i, shooter)
+            stop = (j * STOP_SHARE) % 1.0 < STOP_SHARE
+            hands = moon.draw_for_shooter(sampler, rng, shooter) if imagined else sampler.draw(rng)
             for k in alive:
                 card, plan = options[k]
                 trial = hands[:]
                 trial[me] ^= 1 << card
-                after = playout(
-                    trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan, me, stop
-                )
+                if imagined:
+                    after = moon.shooter_playout(
+                        trial, leader, [*view.trick, card], pts, know.gone, ntricks, me, shooter
+                    )
+                else:
+                    after = playout(
+                        trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan, me, stop
+                    )
                 totals[k] += _utility(final_scores(after, view.moon_off_shooter), me)
         budget -= deals * len(alive) * remaining
         seen += deals
