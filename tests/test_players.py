@@ -410,3 +410,13 @@ def test_a_careful_ducker_holding_every_point_is_never_taken_for_a_shooter():
                 assert moon.suspect(know) == -1
             game.play(game.turn, ducker_play(game, game.turn))
     assert lone > 100  # many positions where one ducker held every point
+
+
+def test_a_seat_void_in_the_suit_throws_no_point_on_a_trick_the_suspect_is_winning():
+    game = early_moon_position()
+    game.play(2, "5H")  # Michele ducks: Ben takes the trick, 5 points, and leads again
+    game.play(3, "AD")
+    assert game.turn == 0
+    legal = game.legal_plays(0)
+    assert "6H" in legal and "7H" in legal  # Pauline has no diamond: she could feed him hearts
+    assert choose_play(game, 0)[1] != "H"

@@ -45,7 +45,7 @@ def decide_play(view: View) -> int:
     legal = legal_mask(know.hand, view.trick, first, broken)
     if legal & (legal - 1) == 0:
         return high(legal)
-    candidates = _distinct(legal, know)
+    candidates = moon.spare(_distinct(legal, know), know, view.trick, view.trick_leader)
     if len(candidates) == 1:
         return candidates[0]
     return _search(view, know, candidates, first, broken)

@@ -15,6 +15,7 @@ from game.engine import SplitMix64
 from .deals import DealSampler, Knowledge
 from .sim import (
     HEART_MASK,
+    POINT_MASK,
     QS,
     SUIT,
     cards_of,
@@ -25,7 +26,7 @@ from .sim import (
 )
 
 SHOOTER_EVERY = 2  # with a suspect, every second imagined deal has it shooting
-SUSPECT_DRAWS = 3  # deals drawn for each of those; the one with the suspect's strongest hand
+SUSPECT_DRAWS = 5  # deals drawn for each of those; the one with the suspect's strongest hand
 MIN_SUSPECT_POINTS = 1  # points a lone taker must hold before it is suspected
 
 
@@ -41,6 +42,21 @@ def suspect(know: Knowledge) -> int:
                 return s
             return -1
     return -1
+
+
+def spare(candidates: list[int], know: Knowledge, trick, leader: int | None) -> list[int]:
+    """The candidates less the point cards we would throw on a trick a suspect is winning,
+    while we have anything else to throw: each point fed to a shooter is one it need not win."""
+    if not trick or leader is None:
+        return candidates
+    shooter = suspect(know)
+    if shooter < 0:
+        return candidates
+    win, win_i, _ = table_state(trick)
+    if (leader + win_i) % 4 != shooter:
+        return candidates
+    kept = [c for c in candidates if c // 13 == win // 13 or not POINT_MASK >> c & 1]
+    return kept or candidates
 
 
 def imagines(index: int, shooter: int) -> tuple[bool, int]:
