@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from game.engine import SplitMix64
 
-from . import moon
 from .deals import DealSampler, Knowledge, knowledge_of
 from .sim import (
     HEART_MASK,
@@ -45,7 +44,7 @@ def decide_play(view: View) -> int:
     legal = legal_mask(know.hand, view.trick, first, broken)
     if legal & (legal - 1) == 0:
         return high(legal)
-    candidates = moon.spare(_distinct(legal, know), know, view.trick, view.trick_leader)
+    candidates = _distinct(legal, know)
     if len(candidates) == 1:
         return candidates[0]
     return _search(view, know, candidates, first, broken)
@@ -93,7 +92,6 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
     if pts[me] == sum(pts) and _moon_strength(know.hand) >= MOON_STRENGTH:
         options += [(card, me) for card in candidates]
     sampler = DealSampler(know)
-    shooter = moon.suspect(know)
     totals = [0.0] * len(options)
     alive = list(range(len(options)))
     seen = 0
@@ -103,21 +101,15 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
         deals = max(MIN_DEALS if round_ == 0 else 0, share // (len(alive) * remaining))
         deals = min(deals, MAX_DEALS - seen)
         for i in range(deals):
-            imagined, j = moon.imagines(seen + i, shooter)
-            stop = (j * STOP_SHARE) % 1.0 < STOP_SHARE
-            hands = moon.draw_for_shooter(sampler, rng, shooter) if imagined else sampler.draw(rng)
+            stop = ((seen + i) * STOP_SHARE) % 1.0 < STOP_SHARE
+            hands = sampler.draw(rng)
             for k in alive:
                 card, plan = options[k]
                 trial = hands[:]
                 trial[me] ^= 1 << card
-                if imagined:
-                    after = moon.shooter_playout(
-                        trial, leader, [*view.trick, card], pts, know.gone, ntricks, me, shooter
-                    )
-                else:
-                    after = playout(
-                        trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan, me, stop
-                    )
+                after = playout(
+                    trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan, me, stop
+                )
                 totals[k] += _utility(final_scores(after, view.moon_off_shooter), me)
         budget -= deals * len(alive) * remaining
         seen += deals
