@@ -4,7 +4,8 @@ Every deal comes from a fixed game and hand number and is replayed four times wi
 rotated (duplicate dealing), so luck of the cards cancels out and anyone can reproduce the
 figures. Pass directions cycle left, right, across, keep. Three match-ups, each with the target
 in ``MATCHUPS`` it must meet: ours against three duckers, ours against three random players, and
-three of ours against one ducker.
+three of ours against one ducker. A fourth puts ours against three moon hunters (``game.hunter``)
+and counts their successful and failed moon attempts per hand.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from game.engine import DECK, Card, Game, SplitMix64, deal
+from game.hunter import Hunter
 from game.players import choose_pass, choose_play
 
 RANDOM_STREAM = 0x7A2D
@@ -90,6 +92,8 @@ class Kind:
 OURS = Kind("ours", choose_pass, choose_play)
 DUCKER = Kind("ducker", ducker_pass, ducker_play)
 RANDOM = Kind("random", random_pass, random_play)
+HUNTER_PLAYER = Hunter()
+HUNTER = Kind("hunter", HUNTER_PLAYER.pass_cards, HUNTER_PLAYER.play)
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ class Matchup:
     ours_seats: int  # 1: ours in one seat; 3: ours in three seats
     other: Kind
     measured: str  # "ours" or "other": whose points the target is about
-    target: float
+    target: float | None  # None: no points target, only figures
     at_most: bool
 
 
@@ -106,7 +110,12 @@ MATCHUPS = (
     Matchup("ours vs 3 duckers", 1, DUCKER, "ours", 3.5, True),
     Matchup("ours vs 3 random", 1, RANDOM, "ours", 2.0, True),
     Matchup("3 ours vs 1 ducker", 3, DUCKER, "other", 11.0, False),
+    Matchup("ours vs 3 hunters", 1, HUNTER, "ours", None, True),
 )
+# issue 16: a third of the hunters' moon rate before any stopping work, 17.0% +- 5.3% over 200
+# hands (`python -m game.bench --only hunters --hands 200`, commit 0648ed5)
+HUNTER_MOON_TARGET: float | None = 0.17 / 3
+SHORT_NAMES = ("duckers", "random", "ducker", "hunters")  # for --only, in MATCHUPS order
 
 
 # ---- playing -----------------------------------------------------------------------------------
@@ -141,6 +150,7 @@ def deal_game(number: int, hand_number: int) -> Game:
 class DealResult:
     points: list[list[int]] = field(default_factory=list)  # per matchup: [ours, other] per hand
     moons: list[list[str]] = field(default_factory=list)  # per matchup: "" or shooter's kind
+    failed: list[list[int]] = field(default_factory=list)  # per matchup: hunters' failed attempts
     play_times: list[float] = field(default_factory=list)  # CPU seconds of this process
     pass_times: list[float] = field(default_factory=list)
     play_walls: list[float] = field(default_factory=list)  # wall-clock seconds
@@ -166,15 +176,22 @@ def play_hand(game: Game, kinds: list[Kind], result: DealResult) -> tuple[int, .
     return game.history[-1]
 
 
-def run_deal(index: int) -> DealResult:
-    """One deal, replayed with every rotation in every match-up."""
+def run_deal(index: int, only: tuple[int, ...] = ()) -> DealResult:
+    """One deal, replayed with every rotation in every match-up (or the ``only`` ones)."""
     number = FIRST_NUMBER + index
     hand_number = 1 + index % 4
     result = DealResult()
-    for matchup in MATCHUPS:
+    for k, matchup in enumerate(MATCHUPS):
+        if only and k not in only:
+            result.points.append([math.nan, math.nan])
+            result.moons.append([])
+            result.failed.append([])
+            continue
         ours_total = other_total = 0.0
         moons = []
+        failed = []
         for rotation in range(4):
+            HUNTER_PLAYER.reset()
             if matchup.ours_seats == 1:
                 kinds = [matchup.other] * 4
                 kinds[rotation] = OURS
@@ -189,8 +206,10 @@ def run_deal(index: int) -> DealResult:
             other_total += sum(others) / len(others)
             shooter = next((s for s in range(4) if game.moon_shooter == s), None)
             moons.append("" if shooter is None else kinds[shooter].name)
+            failed.append(len(HUNTER_PLAYER.attempted - {shooter}))
         result.points.append([ours_total / 4, other_total / 4])
         result.moons.append(moons)
+        result.failed.append(failed)
     return result
 
 
@@ -213,42 +232,70 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--first", type=int, default=0, help="first deal (default 0): check figures on other deals"
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=SHORT_NAMES,
+        help="run only this match-up (repeatable): duckers, random, ducker (3 ours vs 1), hunters",
+    )
     args = parser.parse_args(argv)
     deals = max(1, math.ceil(args.hands / 4))
     indices = range(args.first, args.first + deals)
+    only = tuple(sorted({SHORT_NAMES.index(name) for name in args.only or ()}))
     started = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
-            results = list(pool.map(run_deal, indices, chunksize=1))
+            results = list(pool.map(run_deal, indices, [only] * deals, chunksize=1))
     else:
-        results = [run_deal(i) for i in indices]
+        results = [run_deal(i, only) for i in indices]
     elapsed = time.perf_counter() - started
 
     print(f"{deals} deals x 4 seat rotations = {4 * deals} hands per match-up ({elapsed:.0f} s)")
     print("points per hand, mean +- 95% CI over deals (a fair share is 6.5)")
     failures = 0
     for k, matchup in enumerate(MATCHUPS):
+        if only and k not in only:
+            continue
         ours, ours_ci = mean_ci([r.points[k][0] for r in results])
         other, other_ci = mean_ci([r.points[k][1] for r in results])
         moons = [m for r in results for m in r.moons[k]]
         by_ours = sum(m == "ours" for m in moons) / len(moons)
         by_other = sum(m not in ("", "ours") for m in moons) / len(moons)
         measured = ours if matchup.measured == "ours" else other
-        ok = measured <= matchup.target if matchup.at_most else measured >= matchup.target
-        failures += not ok
-        who = "ours" if matchup.measured == "ours" else matchup.other.name
-        sign = "<=" if matchup.at_most else ">="
+        verdict = "no target"
+        if matchup.target is not None:
+            ok = measured <= matchup.target if matchup.at_most else measured >= matchup.target
+            failures += not ok
+            who = "ours" if matchup.measured == "ours" else matchup.other.name
+            sign = "<=" if matchup.at_most else ">="
+            verdict = f"target {who} {sign} {matchup.target}: {'PASS' if ok else 'FAIL'}"
         print(
             f"  {matchup.title:20} ours {ours:5.2f} +- {ours_ci:4.2f}   "
             f"{matchup.other.name} {other:5.2f} +- {other_ci:4.2f}   "
-            f"moons: ours {by_ours:5.1%}, {matchup.other.name} {by_other:5.1%}   "
-            f"target {who} {sign} {matchup.target}: {'PASS' if ok else 'FAIL'}"
+            f"moons: ours {by_ours:5.1%}, {matchup.other.name} {by_other:5.1%}   {verdict}"
         )
+        if matchup.other is HUNTER:
+            # per deal, the mean over its four rotations, so the interval is over deals too
+            shot = [sum(m == HUNTER.name for m in r.moons[k]) / 4 for r in results]
+            tried = [sum(r.failed[k]) / 4 for r in results]
+            rate, rate_ci = mean_ci(shot)
+            fail, fail_ci = mean_ci(tried)
+            verdict = "no target"
+            if HUNTER_MOON_TARGET is not None:
+                ok = rate <= HUNTER_MOON_TARGET
+                failures += not ok
+                verdict = f"target made <= {HUNTER_MOON_TARGET:.1%}: {'PASS' if ok else 'FAIL'}"
+            print(
+                f"  {'':20} hunters' moon attempts per hand: made {rate:5.1%} +- {rate_ci:4.1%}, "
+                f"failed {fail:5.1%} +- {fail_ci:4.1%}   {verdict}"
+            )
     plays = [t for r in results for t in r.play_times]
     passes = [t for r in results for t in r.pass_times]
     walls = [t for r in results for t in r.play_walls]
     print("decision time in CPU seconds of one core (a busy machine inflates wall-clock time):")
     for name, times in (("choose_play", plays), ("choose_pass", passes)):
+        if not times:
+            continue
         median = statistics.median(times) * 1000
         p99 = percentile(times, 0.99) * 1000
         ok = median <= 15 and p99 <= 60
@@ -257,10 +304,11 @@ def main(argv: list[str] | None = None) -> int:
             f"  {name}: {len(times)} decisions, median {median:.2f} ms, p99 {p99:.2f} ms "
             f"(target median <= 15, p99 <= 60): {'PASS' if ok else 'FAIL'}"
         )
-    print(
-        f"  choose_play wall-clock: median {statistics.median(walls) * 1000:.2f} ms, "
-        f"p99 {percentile(walls, 0.99) * 1000:.2f} ms"
-    )
+    if walls:
+        print(
+            f"  choose_play wall-clock: median {statistics.median(walls) * 1000:.2f} ms, "
+            f"p99 {percentile(walls, 0.99) * 1000:.2f} ms"
+        )
     return 1 if failures else 0
 
 

@@ -44,3 +44,50 @@ def test_ducker_passes_its_highest_cards_and_ducks():
     under = [c for c in clubs if Card.parse(c).index < winning]
     if under:
         assert ducker_play(game, seat) == under[-1]
+
+
+def test_the_moon_hunter_keeps_its_winners_and_plays_legally():
+    from game.hunter import Hunter
+    from game.players import choose_pass
+
+    game = Game.from_dict(
+        {
+            "v": 1,
+            "n": 7,
+            "m": 0,
+            "k": 1,
+            "p": "passing",
+            "h": [
+                "AHKHQHJHTHASKSQSACKCAD2D3C",
+                "2C4C5C6C7C8C9CTCJC4D5D6D7D",
+                "2H3H4H5H6H7H8H9H2S3S4S5S6S",
+                "QCKDQDJDTD9D8D3D7S8S9STSJS",
+            ],
+            "x": ["", "", "", ""],
+            "r": ["", "", "", ""],
+            "t": "",
+            "s": [],
+        }
+    )
+    hunter = Hunter()
+    # a hand worth shooting sends away its losers (the 2 and 3 under eleven and nine higher
+    # cards out), then its lowest sure winner that is not a heart
+    assert sorted(hunter.pass_cards(game, 0)) == ["2D", "3C", "QS"]
+    # a hand with no moon in it passes as ours do
+    assert hunter.pass_cards(game, 1) == choose_pass(game, 1)
+    for seat in range(4):
+        game.pass_cards(seat, hunter.pass_cards(game, seat))
+    while game.phase == "playing":
+        card = hunter.play(game, game.turn)
+        assert card in game.legal_plays(game.turn)
+        game.play(game.turn, card)
+
+
+def test_the_bench_runs_its_moon_hunter_match_up(capsys):
+    from game.bench import main
+
+    main(["--hands", "4", "--only", "hunters", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert "ours vs 3 hunters" in out
+    assert "hunters' moon attempts per hand: made" in out
+    assert "ours vs 3 duckers" not in out
