@@ -112,7 +112,7 @@ MATCHUPS = (
     Matchup("3 ours vs 1 ducker", 3, DUCKER, "other", 11.0, False),
     Matchup("ours vs 3 hunters", 1, HUNTER, "ours", None, True),
 )
-# issue 16: a third of the hunters' moon rate before any stopping work, 17.0% +- 5.3% over 200
+# A third of the hunters' moon rate before any stopping work, 17.0% +- 5.3% over 200
 # hands (`python -m game.bench --only hunters --hands 200`, commit 0648ed5)
 HUNTER_MOON_TARGET: float | None = 0.17 / 3
 SHORT_NAMES = ("duckers", "random", "ducker", "hunters")  # for --only, in MATCHUPS order

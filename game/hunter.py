@@ -13,19 +13,18 @@ bench can count failed attempts beside the successful ones.
 from __future__ import annotations
 
 from game.engine import DECK, Game, SplitMix64
-from game.players.brain import _distinct, _moon_strength, decide_pass
-from game.players.deals import DealSampler, knowledge_of
-from game.players.sim import (
+from game.engine.rules import (
     HEART_MASK,
     HEARTS,
     MOON,
     SUIT,
     cards_of,
-    final_scores,
-    high,
+    hand_score,
     legal_mask,
-    playout,
 )
+from game.players.brain import _distinct, _moon_strength, decide_pass
+from game.players.deals import DealSampler, knowledge_of
+from game.players.sim import high, playout
 from game.players.view import View, view_of
 
 HUNT_STREAM = 0x3F0D
@@ -126,7 +125,7 @@ def hunt_play(view: View) -> tuple[int, bool]:
 
 
 def _utility(pts: list[int], me: int, moon_off_shooter: bool) -> float:
-    scores = final_scores(pts, moon_off_shooter)
+    scores = hand_score(pts, moon_off_shooter)
     value = scores[me] - 0.05 * (sum(scores) - scores[me])
     if pts[me] == MOON:
         value -= MOON_BONUS
