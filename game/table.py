@@ -91,10 +91,14 @@ def clamp(tick: int) -> int:
     return max(0, min(MAX_TICK, tick))
 
 
-def build(state: PlayerState, hint: list[str] | None = None) -> TableView:
+def build(
+    state: PlayerState, hint: list[str] | None = None, names: list[str] | None = None
+) -> TableView:
+    """The table seen from seat 0. A network table hands in its game turned so that the viewer
+    sits at seat 0, and the names in that order."""
     game = state.game
     assert game is not None
-    names = seat_names(state)
+    names = names or seat_names(state)
     hint = hint or []
 
     # -- the cards on the table and the order they arrive in --------------------------------
