@@ -23,7 +23,7 @@ from datetime import timedelta
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -145,7 +145,11 @@ def reachable(view):
     def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
-        except DatabaseError:
+        except Exception as error:
+            # Django wraps most driver errors, not all: a cursor closed on a lost connection
+            # raises the driver's own (sqlite3.ProgrammingError, for one).
+            if not isinstance(error, DatabaseError | connection.Database.Error):
+                raise
             log.warning("network table: the database failed", exc_info=True)
             code = kwargs.get("code", "")
             back = reverse("network:table", args=[code]) if CODE_PATTERN.fullmatch(code) else ""
@@ -402,6 +406,17 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     return draw(request, Seen(row, state, seat, since_of(request)))
 
 
+def nothing_new() -> HttpResponse:
+    """The answer to most polls, kept to a few hundred bytes: no body, so none of the headers
+    that only a document needs (its Content-Type, the CSP, X-Frame-Options); htmx swaps
+    nothing on a 204."""
+    response = HttpResponse(status=204)
+    del response["Content-Type"]
+    response._csp_exempt = True  # django-csp's own flag, as its @csp_exempt sets it
+    response.xframe_options_exempt = True
+    return response
+
+
 @require_GET
 @reachable
 def poll(request: HttpRequest, code: str) -> HttpResponse:
@@ -418,7 +433,7 @@ def poll(request: HttpRequest, code: str) -> HttpResponse:
         fresh = timezone.now() - touched
         idle_drawn = request.GET.get("i") == "1" or fresh.total_seconds() < idle_limit()
         if version == since and fresh < LIFETIME and idle_drawn:
-            return HttpResponse(status=204)
+            return nothing_new()
     row = fetch(code)
     if row is None:
         return notice(request, NO_TABLE, 404)

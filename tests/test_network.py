@@ -105,6 +105,28 @@ def test_an_arrival_gives_a_name_takes_the_next_seat_and_the_dealer_sees_it():
     assert 'data-key="F2"' not in bob_page
 
 
+def test_the_network_dialog_asks_dealer_or_connect_and_refuses_what_it_cannot_use():
+    client = Client()
+    client.post("/name", {"name": "Ada"})
+    dialog = client.get("/network", **HX).content.decode()
+    assert "Do you want to be the dealer, or connect to another game?" in dialog
+    assert 'value="Ada"' in dialog  # the name given to the solo game
+    for form, sentence in (
+        ({"role": "dealer", "name": "Ada", "number": "0"}, "Choose a game number from 1"),
+        ({"role": "dealer", "name": " ", "number": ""}, "Please type your name."),
+        ({"role": "connect", "link": "http://x/t/short/"}, "Paste the table link"),
+    ):
+        response = client.post("/network", form)
+        assert response.status_code == 400 and sentence in response.content.decode()
+    assert not Table.objects.exists()
+    anna = Person("Anna")
+    code = anna.deal()
+    response = client.post("/network", {"role": "connect", "link": f"https://h.example/t/{code}/"})
+    assert response.status_code == 303 and response["Location"] == f"/t/{code}/"
+    response = client.post("/network", {"role": "connect", "link": code})
+    assert response["Location"] == f"/t/{code}/"
+
+
 def test_a_name_is_required_to_join():
     anna = Person("Anna")
     code = anna.deal()
@@ -148,6 +170,9 @@ def test_a_poll_with_nothing_new_is_an_empty_204_and_a_change_draws_the_table():
     row, _ = table_of(anna.code)
     quiet = bob.poll(row.version)
     assert quiet.status_code == 204 and quiet.content == b""
+    # no body, so none of a document's headers: a few hundred bytes with gunicorn's own
+    assert "Content-Security-Policy" not in quiet.headers and "Content-Type" not in quiet.headers
+    assert sum(len(f"{k}: {v}\r\n") for k, v in quiet.headers.items()) < 200
     anna.post("select", card=table_of(anna.code)[1].game.hand(0)[0])
     changed = bob.poll(row.version)
     assert changed.status_code == 200
