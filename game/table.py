@@ -126,11 +126,13 @@ def build(
     animate: bool = False,
     own_card_placed: bool = False,
     viewer: int = HUMAN,
+    names: list[str] | None = None,
 ) -> TableView:
     """The view model, with the schedule and the narration of what is new when ``animate``
     (the answer to an action). ``own_card_placed``: the page already moved the viewer's card
-    to the table when it was clicked, so it does not arrive a second time."""
-    view = table_view(state, viewer, hint or [])
+    to the table when it was clicked, so it does not arrive a second time. A network table
+    hands in its game turned so that the viewer sits at seat 0, and ``names`` in that order."""
+    view = table_view(state, viewer, hint or [], names)
     if animate:
         game = state.game
         plan = schedule(game, state.fresh_from, viewer, own_card_placed)
@@ -169,10 +171,12 @@ def table_card(names: list[str], seat: int, code: str, viewer: int) -> TableCard
     )
 
 
-def table_view(state: PlayerState, viewer: int, hint: list[str]) -> TableView:
+def table_view(
+    state: PlayerState, viewer: int, hint: list[str], names: list[str] | None = None
+) -> TableView:
     game = state.game
     assert game is not None
-    names = seat_names(state)
+    names = names or seat_names(state)
     legal = set(game.legal_plays(viewer))
     received = set(game.received(viewer)) if state.awaiting_ok else set()
     passing = game.phase == "passing" and not game.has_passed(viewer)

@@ -3,6 +3,7 @@
 import os
 from pathlib import Path
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -77,12 +78,28 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.csrf",
             ],
+            # {% action "play" %}: a form's address, the solo game's or a network table's
+            "builtins": ["game.templatetags.table_actions"],
         },
     },
 ]
 
-# No database: the game, the options and the statistics live in the signed cookie.
-DATABASES: dict = {}
+# The solo game needs no database: the game, the options and the statistics live in the signed
+# cookie. Only the network tables live in the database: SQLite in the project folder
+# by default (one instance only: its file is on one machine), PostgreSQL through DATABASE_URL
+# wherever more than one instance serves (a PaaS add-on sets it).
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A move reads and then writes the table's row: take the write lock at BEGIN, so that two
+    # moves queue for it instead of failing to upgrade a read lock; WAL lets polls read meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        transaction_mode="IMMEDIATE", timeout=20, init_command="PRAGMA journal_mode=WAL;"
+    )
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Django's signed-cookie sessions, telling the game when a cookie came but could not be read.
 SESSION_ENGINE = "game.session"

@@ -5,4 +5,5 @@ from hearts_site.health import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("", include("game.urls")),
+    path("", include("game.network_urls")),
 ]

@@ -1,4 +1,12 @@
+import os
+import tempfile
+
 from hearts_site.settings import *  # noqa: F403
 
-# pytest-django's live_server needs a database fixture even though the site has none.
-DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+# The network tables' database: PostgreSQL when DATABASE_URL is set (bin/with-postgres does),
+# else SQLite in a file of its own, so that threads in the concurrency tests really contend for it
+# (an in-memory SQLite database is shared through a cache whose locks fail instead of waiting).
+if not os.environ.get("DATABASE_URL"):
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"hearts-test-{os.getpid()}.sqlite3")
+    }

@@ -296,7 +296,7 @@
       var dialog = event.target;
       if (!dialog.matches || !dialog.matches("#dialogs dialog")) return;
       dialog.remove();
-      if (location.pathname !== "/") history.replaceState(null, "", "/" + location.hash);
+      if (location.pathname !== "/" && !atTable) history.replaceState(null, "", "/" + location.hash);
       syncHash();
       restoreFocus();
     },
@@ -346,9 +346,12 @@
     return match ? match[1] : null;
   }
 
+  // A network table's page (/t/<code>/) keeps its own address: its game number is not a link.
+  var atTable = /^\/t\//.test(location.pathname);
+
   function syncHash() {
     var number = currentNumber();
-    if (!number || $("#dialog-open-game")) return;
+    if (!number || atTable || $("#dialog-open-game")) return;
     var want = "#" + number;
     if (location.hash !== want || location.pathname !== "/") history.replaceState(null, "", "/" + want);
   }

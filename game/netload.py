@@ -1,0 +1,423 @@
+"""Load on the Hearts Network, measured: ``bin/with-postgres python -m game.netload``.
+
+Starts two gunicorn instances (the Procfile's command, production settings, bound to 127.0.0.1)
+that share one PostgreSQL (``DATABASE_URL``, which bin/with-postgres sets to a private cluster on
+loopback), deals ``--tables`` tables and seats four simulated people at each, then lets them
+play for ``--seconds``: each person polls every two seconds, as htmx does, and when the table
+needs them (a card to select or play, a button to press) acts after ``--think`` seconds. Every
+request goes to the next instance in turn, so each table is served by both.
+
+Prints polls and moves per second, median and 99th percentile latency as the clients saw it,
+the server's own time for a poll that found nothing new (from gunicorn's access log), the size
+of such a poll's answer, errors, and whether every accepted move is in the database exactly
+once; then the targets with PASS or FAIL. Exit status 1 if a target fails. Loopback only, and
+bounded: setup and play stop at their deadlines whatever happens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from game.loadtest import HOST, REPO, collectstatic, free_port, median, percentile, production_env
+from game.loadtest import stop as stop_process
+
+TIMEOUT = 30
+POLL_SECONDS = 2.0
+TARGET_POLL_SERVER_MS = 3.0
+TARGET_POLL_BYTES = 300
+TARGET_MOVE_P99_MS = 300.0
+ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s"  # method, path, status, microseconds in the app
+
+
+@dataclass
+class Stats:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    polls_quiet: list[float] = field(default_factory=list)
+    polls_new: list[float] = field(default_factory=list)
+    moves: list[float] = field(default_factory=list)
+    setup: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+    quiet_bytes: list[int] = field(default_factory=list)
+
+    def add(self, kind: str, ms: float) -> None:
+        with self.lock:
+            getattr(self, kind).append(ms)
+
+    def error(self, what: str) -> None:
+        with self.lock:
+            self.errors.append(what)
+
+
+class Person:
+    """One browser at one table: cookies, the CSRF token, the table's version, what to do."""
+
+    def __init__(self, name: str, ports: list[int], stats: Stats) -> None:
+        self.name = name
+        self.ports = ports
+        self.stats = stats
+        self.sent = 0
+        self.cookies: dict[str, str] = {}
+        self.token = ""
+        self.code = ""
+        self.version = 0
+        self.idle = "0"
+        self.seq = ""
+        self.todo: tuple[str, dict] | None = None
+        self.accepted = 0
+
+    def send(self, method: str, path: str, form: dict | None = None, kind: str = "setup"):
+        port = self.ports[self.sent % len(self.ports)]
+        self.sent += 1
+        headers = {"Host": HOST, "HX-Request": "true"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.token, **form})
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        start = time.perf_counter()
+        conn = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT)
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            data = response.read()
+        except (OSError, http.client.HTTPException) as error:
+            self.stats.error(f"{method} {path}: {type(error).__name__}: {error}")
+            return None, ""
+        finally:
+            conn.close()
+        ms = (time.perf_counter() - start) * 1000
+        status = response.status
+        if kind == "poll":
+            kind = "polls_quiet" if status == 204 else "polls_new"
+        self.stats.add(kind, ms)
+        if status == 204:
+            size = len(f"HTTP/1.1 {status} {response.reason}\r\n") + 2 + len(data)
+            size += sum(len(f"{k}: {v}\r\n") for k, v in response.headers.items())
+            with self.stats.lock:
+                self.stats.quiet_bytes.append(size)
+        if status >= 400:
+            self.stats.error(f"{method} {path}: HTTP {status}")
+            return status, ""
+        for line in response.headers.get_all("Set-Cookie") or []:
+            name, _, value = line.split(";")[0].partition("=")
+            self.cookies[name.strip()] = value
+        html = data.decode("utf-8", "replace")
+        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+        if found:
+            self.token = found.group(1)
+        if status == 303:
+            location = response.headers.get("Location", "")
+            code = re.match(r"/t/([A-Za-z0-9_-]{22})/", location)
+            if code:
+                self.code = code.group(1)
+        return status, html
+
+    def read(self, html: str) -> None:
+        """What the table says: its version, this person's seq, and what they must do."""
+        poll = re.search(r'/poll\?v=(\d+)&amp;i=(\d)"', html)
+        if poll:
+            self.version, self.idle = int(poll.group(1)), poll.group(2)
+        seq = re.search(r'name="seq" value="(\d*)"', html)
+        if seq:
+            self.seq = seq.group(1)
+        self.todo = next_move(html, self.code)
+
+    def poll(self) -> None:
+        status, html = self.send(
+            "GET", f"/t/{self.code}/poll?v={self.version}&i={self.idle}", kind="poll"
+        )
+        if status == 200:
+            self.read(html)
+
+    def act(self) -> None:
+        action, form = self.todo
+        status, html = self.send(
+            "POST", f"/t/{self.code}/{action}", {"seq": self.seq, **form}, "moves"
+        )
+        if status != 200:
+            return
+        refusal = re.search(r'class="status-line refusal">([^<]*)<', html)
+        if refusal:
+            with self.stats.lock:
+                self.stats.refusals.append(f"{action}: {refusal.group(1)}")
+        else:
+            self.accepted += 1
+        self.read(html)
+
+
+def next_move(html: str, code: str) -> tuple[str, dict] | None:
+    at = f"/t/{code}/"
+    if f'action="{at}next"' in html:
+        return "next", {}
+    if re.search(rf'action="{at}accept"', html):
+        return "accept", {}
+    cards = [
+        (m.group(1), "raised" in m.group(2), "aria-disabled" in m.group(3))
+        for m in re.finditer(r'name="card" value="(\w\w)" class="([^"]*)"([^>]*)>', html)
+    ]
+    if f'class="hand-form" action="{at}select"' in html:
+        raised = [c for c, up, _ in cards if up]
+        if len(raised) < 3:
+            return "select", {"card": next(c for c, up, _ in cards if not up)}
+        return "pass", {}
+    if f'class="hand-form" action="{at}play"' in html:
+        lit = [c for c, _, off in cards if not off]
+        return ("play", {"card": lit[0]}) if lit else None
+    return None
+
+
+def play(person: Person, deadline: float, think: float) -> None:
+    next_poll = time.monotonic() + random.uniform(0, POLL_SECONDS)
+    act_at = None
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            return
+        if person.todo is not None and act_at is None:
+            act_at = now + think
+        if act_at is not None and now >= act_at:
+            act_at = None
+            person.act()
+            continue
+        if now >= next_poll:
+            next_poll += POLL_SECONDS
+            person.poll()
+            continue
+        wake = min(next_poll, act_at or next_poll, deadline)
+        time.sleep(max(0.0, wake - time.monotonic()))
+
+
+def seat_a_table(index: int, ports: list[int], stats: Stats, number: int) -> list[Person]:
+    people = [Person(f"P{index}-{seat}", ports, stats) for seat in range(4)]
+    dealer = people[0]
+    dealer.send("GET", "/network")
+    form = {"role": "dealer", "name": dealer.name, "number": str(number)}
+    dealer.send("POST", "/network", form)
+    if not dealer.code:
+        stats.error(f"table {index}: no table was dealt")
+        return []
+    for person in people[1:]:
+        person.code = dealer.code
+        person.send("GET", f"/t/{dealer.code}/")
+        person.send("POST", f"/t/{dealer.code}/name", {"name": person.name})
+    _, html = dealer.send("GET", f"/t/{dealer.code}/")
+    dealer.read(html)
+    return people
+
+
+def start_table(people: list[Person]) -> None:
+    dealer = people[0]
+    status, html = dealer.send("POST", f"/t/{dealer.code}/start", {"seq": dealer.seq}, "moves")
+    if status == 200:
+        dealer.accepted += 1
+        dealer.read(html)
+    for person in people[1:]:
+        _, html = person.send("GET", f"/t/{person.code}/")
+        person.read(html)
+
+
+def in_threads(jobs, deadline: float) -> None:
+    threads = [threading.Thread(target=job, daemon=True) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=max(0.1, deadline - time.monotonic()))
+
+
+@contextmanager
+def gunicorn(env: dict[str, str], log: Path, workers: int):
+    port = free_port()
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "hearts_site.wsgi", "-c", "gunicorn.conf.py"]
+            + ["--bind", f"{HOST}:{port}", "--workers", str(workers)]
+            + ["--access-logformat", ACCESS_FORMAT],
+            cwd=REPO,
+            env={**env, "PORT": str(port)},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited:\n{log.read_text()}")
+            try:
+                conn = http.client.HTTPConnection(HOST, port, timeout=5)
+                conn.request("GET", "/healthz", headers={"Host": HOST})
+                if conn.getresponse().status == 200:
+                    conn.close()
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn did not answer:\n{log.read_text()}")
+            time.sleep(0.1)
+        yield port
+    finally:
+        stop_process(process)
+
+
+def server_times(logs: list[Path], path_end: str, status: str) -> list[float]:
+    """Milliseconds the app spent on each matching request, from gunicorn's access logs."""
+    times = []
+    for log in logs:
+        for line in log.read_text(errors="replace").splitlines():
+            parts = line.split()[-4:]  # after the log handler's time, pid and level
+            if (
+                len(parts) == 4
+                and parts[0] in ("GET", "POST")
+                and parts[3].isdigit()
+                and (parts[1].endswith(path_end) and parts[2] == status)
+            ):
+                times.append(int(parts[3]) / 1000)
+    return times
+
+
+def versions(url: str) -> dict[str, int]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return dict(conn.execute("SELECT code, version FROM game_table").fetchall())
+
+
+def figures(label: str, values: list[float], seconds: float) -> str:
+    rate = len(values) / seconds if seconds else 0.0
+    return (
+        f"  {label:<28} {len(values):>7} {rate:>8.1f}/s   median {median(values):7.1f} ms"
+        f"   p99 {percentile(values, 99):7.1f} ms"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        print(
+            "DATABASE_URL must name a PostgreSQL database: "
+            "run bin/with-postgres python -m game.netload"
+        )
+        return 2
+    host = urllib.parse.urlparse(url).hostname
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"The database must be on loopback, not {host}.")
+        return 2
+    stats = Stats()
+    with tempfile.TemporaryDirectory(prefix="hearts-netload-") as folder, ExitStack() as stack:
+        env = production_env(Path(folder) / "static", None)
+        env["DATABASE_URL"] = url
+        collectstatic(env)
+        migrate = subprocess.run(
+            [sys.executable, "-m", "django", "migrate", "--noinput", "-v", "0"],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if migrate.returncode:
+            print(migrate.stdout, migrate.stderr)
+            return 2
+        logs = [Path(folder) / f"gunicorn-{i}.log" for i in (1, 2)]
+        ports = [stack.enter_context(gunicorn(env, log, args.workers)) for log in logs]
+        print(
+            f"Hearts Network load test: {args.tables} tables of 4 people, polling every "
+            f"{POLL_SECONDS:g} s, acting {args.think:g} s after their turn comes, "
+            f"for {args.seconds:g} s"
+        )
+        print(
+            f"two gunicorn instances on http://{HOST}:{ports[0]}/ and :{ports[1]}/ "
+            f"({args.workers} workers each, {os.cpu_count()} CPUs), PostgreSQL on {host}"
+        )
+        tables: list[list[Person]] = [[] for _ in range(args.tables)]
+
+        def seat(i: int):
+            return lambda: tables.__setitem__(i, seat_a_table(i, ports, stats, 1 + i))
+
+        setup_deadline = time.monotonic() + args.setup_seconds
+        in_threads([seat(i) for i in range(args.tables)], setup_deadline)
+        tables = [people for people in tables if people]
+        before = versions(url)
+        in_threads([lambda p=people: start_table(p) for people in tables], setup_deadline)
+        setup_errors = len(stats.errors)
+        stats.moves.clear()
+        print(f"  {len(tables)} tables dealt and started, {setup_errors} errors in setup")
+        begin = time.monotonic()
+        deadline = begin + args.seconds
+        people = [person for table in tables for person in table]
+        in_threads([lambda p=p: play(p, deadline, args.think) for p in people], deadline + TIMEOUT)
+        seconds = time.monotonic() - begin
+        time.sleep(0.5)
+        after = versions(url)
+        stack.close()  # stop the servers, so that their access logs are complete
+        quiet_server = server_times(logs, "/poll", "204")
+        move_server = [t for t in server_times(logs, "", "200") if t]
+    accepted = {table[0].code: sum(p.accepted for p in table) for table in tables}
+    # the start was accepted before `before` was read only if it raced; count from the start on
+    lost = doubled = 0
+    for code, count in accepted.items():
+        moved = after.get(code, 0) - before.get(code, 0)
+        lost += max(0, count - moved)
+        doubled += max(0, moved - count)
+    print(figures("polls, nothing new (204)", stats.polls_quiet, seconds))
+    print(figures("polls, a new table (200)", stats.polls_new, seconds))
+    print(figures("moves (POST)", stats.moves, seconds))
+    print(
+        f"  server time of a 204 poll (gunicorn):  median {median(quiet_server):.2f} ms   "
+        f"p99 {percentile(quiet_server, 99):.2f} ms   ({len(quiet_server)} polls)"
+    )
+    print(f"  server time of any 200 answer:         median {median(move_server):.2f} ms")
+    size = max(stats.quiet_bytes) if stats.quiet_bytes else 0
+    print(f"  a 204 poll's answer: {size} bytes (status line, headers, no body)")
+    total = sum(accepted.values())
+    print(
+        f"  moves accepted {total}, found in the database {total - lost + doubled}: "
+        f"lost {lost}, doubled {doubled}; refused {len(stats.refusals)}"
+    )
+    print(f"  errors {len(stats.errors)}")
+    for error in stats.errors[:10]:
+        print(f"    {error}")
+    for refusal in stats.refusals[:5]:
+        print(f"    refused: {refusal}")
+    checks = [
+        ("zero errors", not stats.errors),
+        ("no move lost or applied twice", lost == 0 and doubled == 0),
+        (
+            f"a 204 poll's server time p99 <= {TARGET_POLL_SERVER_MS:g} ms",
+            percentile(quiet_server, 99) <= TARGET_POLL_SERVER_MS,
+        ),
+        (f"a 204 poll's answer <= {TARGET_POLL_BYTES} bytes", 0 < size <= TARGET_POLL_BYTES),
+        (f"move p99 < {TARGET_MOVE_P99_MS:g} ms", percentile(stats.moves, 99) < TARGET_MOVE_P99_MS),
+    ]
+    print("Targets:")
+    for label, ok in checks:
+        print(f"  {'PASS' if ok else 'FAIL'}  {label}")
+    return 0 if all(ok for _, ok in checks) else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--think", type=float, default=1.0, help="seconds before acting")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers per instance")
+    parser.add_argument("--setup-seconds", type=float, default=120.0)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

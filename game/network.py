@@ -1,0 +1,540 @@
+"""The Hearts Network: friends at one table from a link, computers in the empty seats.
+
+Short function views over ``game.tables``. Each request reads the table's row; a change happens
+in one transaction that holds the row's lock (PostgreSQL: SELECT ... FOR UPDATE; SQLite: the
+write lock taken at BEGIN), bumps the version and commits; the page is drawn afterwards, from
+the seat of the browser that asked, with the viewer at the bottom. A poll compares versions and
+answers 204 without drawing anything when nothing changed.
+
+The browser's cookie holds only seat tokens (``hearts_seats``, sent to /t/ alone); the row holds
+their SHA-256. The solo game's requests never reach this module.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from types import SimpleNamespace
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from game import tables
+from game.engine import Game, IllegalMove, check_number
+from game.models import Table
+from game.session import Options, PlayerState, clean_name, load, new_number
+from game.table import build
+
+log = logging.getLogger(__name__)
+
+COOKIE = "hearts_seats"
+COOKIE_PATH = "/t/"
+COOKIE_TABLES = 8  # the newest seats kept in the cookie
+COOKIE_AGE = 60 * 60 * 48
+CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # token_urlsafe(16): 128 random bits
+LIFETIME = timedelta(hours=24)
+POLL_SECONDS = 2
+REFRESH_SECONDS = 3  # without JavaScript, a page waiting for others reloads itself this often
+
+STALE = "That was already done. The table shows where the game is now."
+NO_TABLE = (
+    "There is no table at this address. The link may be mistyped, or the table was closed "
+    "after a day without play."
+)
+NO_SEAT = "You have no seat at this table. Open its link to join it while the dealer waits."
+UNREACHABLE = "The table could not be reached just now, and nothing was changed. Try again."
+
+
+def idle_limit() -> int:
+    """Seconds the table waits for a person before anyone may hand their seat to a computer."""
+    return getattr(settings, "HEARTS_IDLE_SECONDS", 60)
+
+
+# ---- seat tokens -----------------------------------------------------------------------------
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_tokens(request: HttpRequest) -> dict[str, str]:
+    """table code -> this browser's seat token, from the cookie (newest first)."""
+    tokens: dict[str, str] = {}
+    for entry in request.COOKIES.get(COOKIE, "").split("|")[:COOKIE_TABLES]:
+        code, _, token = entry.partition(".")
+        if CODE_PATTERN.fullmatch(code) and token:
+            tokens.setdefault(code, token)
+    return tokens
+
+
+def remember_seat(request: HttpRequest, response: HttpResponse, code: str, token: str) -> None:
+    kept = [f"{c}.{t}" for c, t in seat_tokens(request).items() if c != code]
+    value = "|".join([f"{code}.{token}", *kept][:COOKIE_TABLES])
+    response.set_cookie(
+        COOKIE,
+        value,
+        max_age=COOKIE_AGE,
+        path=COOKIE_PATH,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def seat_of(request: HttpRequest, code: str, state: tables.TableState) -> int | None:
+    token = seat_tokens(request).get(code)
+    if not token:
+        return None
+    wanted = token_hash(token)
+    for index, seat in enumerate(state.seats):
+        if seat.token_hash and hmac.compare_digest(seat.token_hash, wanted):
+            return index
+    return None
+
+
+# ---- the row ---------------------------------------------------------------------------------
+
+
+def expired(row: Table) -> bool:
+    return row.touched < timezone.now() - LIFETIME
+
+
+def purge() -> int:
+    """Remove every table untouched for a day; the number removed."""
+    removed, _ = Table.objects.filter(touched__lt=timezone.now() - LIFETIME).delete()
+    return removed
+
+
+def fetch(code: str, lock: bool = False) -> Table | None:
+    """The live table with this code, or None; an expired one is removed on the way."""
+    if not CODE_PATTERN.fullmatch(code):
+        return None
+    rows = Table.objects.select_for_update() if lock else Table.objects
+    row = rows.filter(code=code).first()
+    if row is not None and expired(row):
+        row.delete()
+        return None
+    return row
+
+
+def save(row: Table, state: tables.TableState) -> None:
+    row.version += 1
+    state.mark(row.version)
+    row.state = state.to_json()
+    row.touched = timezone.now()
+    row.save(update_fields=["version", "state", "touched"])
+
+
+def reachable(view):
+    """A database that fails mid-request (a lost connection, say) is a 503 with a sentence:
+    the transaction was rolled back, so the table is as it was."""
+
+    @functools.wraps(view)
+    def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Exception as error:
+            # Django wraps most driver errors, not all: a cursor closed on a lost connection
+            # raises the driver's own (sqlite3.ProgrammingError, for one).
+            if not isinstance(error, DatabaseError | connection.Database.Error):
+                raise
+            log.warning("network table: the database failed", exc_info=True)
+            code = kwargs.get("code", "")
+            back = reverse("network:table", args=[code]) if CODE_PATTERN.fullmatch(code) else ""
+            return notice(request, UNREACHABLE, status=503, back=back)
+
+    return guarded
+
+
+# ---- drawing ---------------------------------------------------------------------------------
+
+
+def rotate(game: Game, seat: int) -> Game:
+    """The same game with ``seat`` as seat 0, so that the solo table's view model draws it."""
+    if seat == 0:
+        return game
+    data = game.to_dict()
+
+    def turned(items: list) -> list:
+        return items[seat:] + items[:seat]
+
+    for key in ("h", "x", "r"):
+        data[key] = turned(data[key])
+    data["s"] = [turned(row) for row in data["s"]]
+    if "c" in data:
+        data["c"] = [*turned(data["c"][:4]), data["c"][4]]
+    tricks = data["t"]
+    data["t"] = "".join(
+        f"{(int(tricks[i]) - seat) % 4}{tricks[i + 1 : i + 9]}" for i in range(0, len(tricks), 9)
+    )
+    return Game.from_dict(data)
+
+
+@dataclass
+class Seen:
+    """What one request draws: the table, from one seat, since one version."""
+
+    row: Table
+    state: tables.TableState
+    seat: int
+    since: int | None = None  # the version the page showed before: what came after animates
+    own_card_placed: bool = False  # hearts.js sent the viewer's card to the table on the click
+
+
+def seat_view(seen: Seen, options: Options):
+    state, seat = seen.state, seen.seat
+    game = state.game
+    assert game is not None
+    me = state.seats[seat]
+    names = [state.seats[(i + seat) % 4].name for i in range(4)]
+    player = PlayerState(
+        game=rotate(game, seat),
+        selected=list(me.selected),
+        awaiting_ok=me.awaiting_ok,
+        seq=me.seq,
+        fresh_from=state.fresh_from(seen.since),
+        options=options,
+    )
+    # what came after the version the page showed (none when it is unknown) arrives in order
+    view = build(player, names=names, animate=True, own_card_placed=seen.own_card_placed)
+    if me.away:
+        view.status = "A computer player is playing for you. Press Sit Down to play again."
+    elif game.phase in ("hand_over", "game_over") and me.ready:
+        view.status = "Waiting for the other players to press OK..."
+    return player, view
+
+
+def idle_seats(seen: Seen) -> list[dict]:
+    """The people the table waits for, each with how long it has waited: after the idle limit
+    anyone seated may ask a computer player to take over."""
+    if seen.state.seats[seen.seat].away:
+        return []
+    waited = (timezone.now() - seen.row.touched).total_seconds()
+    return [
+        {"seat": s, "name": seen.state.seats[s].name, "ripe": waited >= idle_limit()}
+        for s in seen.state.waiting_for()
+        if s != seen.seat
+    ]
+
+
+def lobby_view(seen: Seen) -> SimpleNamespace:
+    state = seen.state
+    dealer = state.seats[tables.DEALER].name
+    seats = [
+        {"name": seat.name, "you": index == seen.seat, "dealer": index == tables.DEALER}
+        for index, seat in enumerate(state.seats)
+    ]
+    empty = list(tables.COMPUTER_NAMES[len(state.seats) - 1 :])
+    if seen.seat == tables.DEALER:
+        status = "Press Start (F2) when everybody is here."
+        if len(state.seats) == 1:
+            status = "Send the link to your friends; each arrival appears here."
+    else:
+        status = f"Waiting for {dealer} to start the game..."
+    return SimpleNamespace(
+        phase="lobby",
+        number=state.number,
+        status=status,
+        announcements=[],
+        waits=[],
+        seats=seats,
+        empty=empty,
+        dealer=seen.seat == tables.DEALER,
+    )
+
+
+def waiting_on_others(seen: Seen) -> bool:
+    """Whether this page only waits (it reloads itself without JavaScript) or needs its player."""
+    if seen.state.game is None:
+        return True
+    me = seen.state.seats[seen.seat]
+    return me.away or seen.seat not in seen.state.waiting_for()
+
+
+def draw(request: HttpRequest, seen: Seen, message: str = "", status: int = 200) -> HttpResponse:
+    code = seen.row.code
+    options = load(request.session).options if not request.htmx else Options()
+    options.sheet_after_hand, options.message_boxes = True, False
+    idle = idle_seats(seen)
+    if seen.state.game is None:
+        view, player = lobby_view(seen), PlayerState(options=options)
+        template = "game/network/lobby.html"
+    else:
+        player, view = seat_view(seen, options)
+        template = f"game/network/{view.phase}.html"
+    version = seen.row.version
+    # drawn after the idle limit: the poll need not draw again just for the replace buttons
+    ripe = int((timezone.now() - seen.row.touched).total_seconds() >= idle_limit())
+    context = {
+        "table_code": code,
+        "state": player,
+        "options": options,
+        "view": view,
+        "seq": seen.state.seats[seen.seat].seq,
+        "template": template,
+        "message": message,
+        "me": seen.state.seats[seen.seat],
+        "idle": idle,
+        "idle_limit": idle_limit(),
+        "version": version,
+        "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
+        "poll_seconds": POLL_SECONDS,
+        "link": request.build_absolute_uri(reverse("network:table", args=[code])),
+        "dialog": "",
+    }
+    if not request.htmx and waiting_on_others(seen):
+        context["refresh_seconds"] = REFRESH_SECONDS
+        context["refresh_url"] = f"{reverse('network:table', args=[code])}?v={version}"
+    page = "game/table.html" if request.htmx else "game/network/page.html"
+    response = render(request, page, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def notice(
+    request: HttpRequest, message: str, status: int, join: str = "", back: str = ""
+) -> HttpResponse:
+    """A page (or, for htmx, a table) with only a sentence on it, or the name prompt that
+    joins the table ``join``."""
+    context = {
+        "back": back,
+        "message": message,
+        "join": bool(join),
+        "table_code": join,
+        "state": PlayerState(options=load(request.session).options),
+        "template": "game/network/notice.html",
+        "view": None,
+        "dialog": "",
+    }
+    page = "game/table.html" if request.htmx else "game/network/page.html"
+    # htmx swaps only 2xx answers: a poll of a closed table gets 286, which also stops polling
+    if request.htmx and status >= 400:
+        status = 286
+    response = render(request, page, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def see(code: str, since: int | None = None) -> HttpResponse:
+    url = reverse("network:table", args=[code])
+    response = redirect(f"{url}?v={since}" if since is not None else url)
+    response.status_code = 303
+    return response
+
+
+def since_of(request: HttpRequest) -> int | None:
+    value = request.GET.get("v", "")
+    return int(value) if value.isdigit() and len(value) < 10 else None
+
+
+# ---- the Network dialog: be the dealer, or connect --------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@reachable
+def network_dialog(request: HttpRequest) -> HttpResponse:
+    from game.menus import dialog  # the menus import the solo views; only this needs them
+
+    name = load(request.session).options.name
+    context = {"name": name, "number": "", "link": "", "role": "dealer"}
+    if request.method == "GET":
+        return dialog(request, "network", context)
+    post = request.POST
+    role = "connect" if post.get("role") == "connect" else "dealer"
+    context.update(
+        role=role,
+        name=clean_name(post.get("name", "")),
+        number=post.get("number", "")[:20],
+        link=post.get("link", "")[:300],
+    )
+    try:
+        if role == "connect":
+            found = re.search(r"(?:^|/t/)([A-Za-z0-9_-]{22})/?$", context["link"].strip())
+            if not found:
+                raise IllegalMove("Paste the table link the dealer sent you, such as /t/… .")
+            return see(found.group(1))
+        if not context["name"]:
+            raise IllegalMove("Please type your name.")
+        number = check_number(context["number"]) if context["number"].strip() else new_number()
+    except IllegalMove as refusal:
+        context["message"] = str(refusal)
+        response = dialog(request, "network", context)
+        response.status_code = 200 if request.htmx else 400
+        return response
+    purge()
+    token = secrets.token_urlsafe(18)
+    code = secrets.token_urlsafe(16)
+    state = tables.new_table(number, context["name"], token_hash(token))
+    row = Table(code=code, version=1, touched=timezone.now())
+    state.mark(row.version)
+    row.state = state.to_json()
+    row.save()
+    response = see(code)
+    remember_seat(request, response, code, token)
+    return response
+
+
+# ---- the table ----------------------------------------------------------------------------------
+
+
+@require_GET
+@reachable
+def table_page(request: HttpRequest, code: str) -> HttpResponse:
+    row = fetch(code)
+    if row is None:
+        return notice(request, NO_TABLE, 404)
+    state = tables.TableState.from_json(row.state)
+    seat = seat_of(request, code, state)
+    if seat is None:
+        if state.game is not None:
+            return notice(request, "The game at this table has already begun.", 409)
+        if len(state.seats) >= 4:
+            return notice(request, "This table is full: four players are already seated.", 409)
+        return notice(request, "", 200, join=code)
+    return draw(request, Seen(row, state, seat, since_of(request)))
+
+
+def nothing_new() -> HttpResponse:
+    """The answer to most polls, kept to a few hundred bytes: no body, so none of the headers
+    that only a document needs (its Content-Type, the CSP, X-Frame-Options); htmx swaps
+    nothing on a 204."""
+    response = HttpResponse(status=204)
+    del response["Content-Type"]
+    response._csp_exempt = True  # django-csp's own flag, as its @csp_exempt sets it
+    response.xframe_options_exempt = True
+    return response
+
+
+@require_GET
+@reachable
+def poll(request: HttpRequest, code: str) -> HttpResponse:
+    """htmx asks every two seconds: 204 (nothing drawn) while the version it holds is current,
+    and while the idle limit has not passed since it drew idle players without their button."""
+    found = (
+        Table.objects.filter(code=code).values_list("version", "touched").first()
+        if CODE_PATTERN.fullmatch(code)
+        else None
+    )
+    since = since_of(request)
+    if found is not None:
+        version, touched = found
+        fresh = timezone.now() - touched
+        idle_drawn = request.GET.get("i") == "1" or fresh.total_seconds() < idle_limit()
+        if version == since and fresh < LIFETIME and idle_drawn:
+            return nothing_new()
+    row = fetch(code)
+    if row is None:
+        return notice(request, NO_TABLE, 404)
+    state = tables.TableState.from_json(row.state)
+    seat = seat_of(request, code, state)
+    if seat is None:
+        return notice(request, NO_SEAT, 403)
+    return draw(request, Seen(row, state, seat, since))
+
+
+@require_POST
+@reachable
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    name = clean_name(request.POST.get("name", ""))
+    if not name:
+        return notice(request, "Please type your name.", 400, join=code)
+    token = secrets.token_urlsafe(18)
+    with transaction.atomic():
+        row = fetch(code, lock=True)
+        if row is None:
+            return notice(request, NO_TABLE, 404)
+        state = tables.TableState.from_json(row.state)
+        if seat_of(request, code, state) is not None:
+            return see(code)  # already seated: a double submit, or the link opened again
+        try:
+            tables.join(state, name, token_hash(token))
+        except IllegalMove as refusal:
+            return notice(request, str(refusal), 409)
+        save(row, state)
+    response = see(code)
+    remember_seat(request, response, code, token)
+    return response
+
+
+def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) -> HttpResponse:
+    """One action of the seat this browser holds, under the row's lock; a refusal changes
+    nothing. htmx gets the table drawn from that seat; a plain form a 303 back to it."""
+    message = ""
+    with transaction.atomic():
+        row = fetch(code, lock=True)
+        if row is None:
+            return notice(request, NO_TABLE, 404)
+        state = tables.TableState.from_json(row.state)
+        seat = seat_of(request, code, state)
+        if seat is None:
+            return notice(request, NO_SEAT, 403)
+        since = row.version
+        if request.POST.get("seq") != str(state.seats[seat].seq):
+            message = STALE
+        else:
+            try:
+                action(state, seat, row)
+            except IllegalMove as refusal:
+                message = str(refusal)
+                state = tables.TableState.from_json(row.state)
+            else:
+                state.seats[seat].seq += 1
+                tables.advance(state)
+                save(row, state)
+    seen = Seen(row, state, seat, since, own_card_placed and bool(request.htmx) and not message)
+    if request.htmx or message:
+        return draw(request, seen, message)
+    return see(code, since)
+
+
+def card_of(request: HttpRequest) -> str:
+    return request.POST.get("card", "")
+
+
+def seat_action(fn, own_card_placed: bool = False):
+    @require_POST
+    @reachable
+    def view(request: HttpRequest, code: str) -> HttpResponse:
+        action = lambda state, seat, row: fn(request, state, seat, row)  # noqa: E731
+        return act(request, code, action, own_card_placed)
+
+    return view
+
+
+start = seat_action(lambda request, state, seat, row: tables.start(state, seat))
+select_card = seat_action(
+    lambda request, state, seat, row: tables.toggle(state, seat, card_of(request))
+)
+pass_cards = seat_action(lambda request, state, seat, row: tables.pass_selected(state, seat))
+accept = seat_action(lambda request, state, seat, row: tables.accept(state, seat))
+play_card = seat_action(
+    lambda request, state, seat, row: tables.play(state, seat, card_of(request)),
+    own_card_placed=True,
+)
+next_hand = seat_action(lambda request, state, seat, row: tables.ready(state, seat))
+sit_down = seat_action(lambda request, state, seat, row: tables.sit_down(state, seat))
+
+
+def _replace(request: HttpRequest, state: tables.TableState, seat: int, row: Table) -> None:
+    other = request.POST.get("seat", "")
+    if other not in ("0", "1", "2", "3"):
+        raise IllegalMove("There is no such player.")
+    waited = (timezone.now() - row.touched).total_seconds()
+    tables.replace(state, int(other), waited, idle_limit())
+
+
+replace = seat_action(_replace)

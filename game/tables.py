@@ -1,0 +1,261 @@
+"""A network table's state and its rules around the engine: plain Python, no Django.
+
+The engine knows four seats; a table adds who sits in them (a person, or a computer player),
+what each person has selected and acknowledged, and marks that let each page animate only what
+it has not shown yet. Every action raises IllegalMove with the sentence to show, or changes the
+state and lets the computer players move until a person is needed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from game import players
+from game.engine import SEATS, Game, IllegalMove
+from game.session import NAME_MAX, new_number
+
+COMPUTER_NAMES = ("Pauline", "Michele", "Ben")  # the solo game's seats 1, 2 and 3
+MARKS_KEPT = 16  # versions whose plays are remembered, for animating what a page missed
+DEALER = 0
+
+
+@dataclass
+class Seat:
+    name: str
+    token_hash: str = ""  # empty: a computer player from the start
+    away: bool = False  # a computer plays for this person until they sit down again
+    seq: int = 0  # bumps on each accepted action of this seat: a form with an older one is stale
+    selected: list[str] = field(default_factory=list)  # cards chosen to pass
+    awaiting_ok: bool = False  # received cards shown raised until OK
+    ready: bool = False  # pressed OK on the score sheet
+
+    @property
+    def person(self) -> bool:
+        return bool(self.token_hash)
+
+    @property
+    def present(self) -> bool:
+        """A person who is playing this seat now (not replaced by a computer)."""
+        return self.person and not self.away
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.name,
+            "h": self.token_hash,
+            "a": int(self.away),
+            "q": self.seq,
+            "s": "".join(self.selected),
+            "o": int(self.awaiting_ok),
+            "r": int(self.ready),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        selected = data["s"]
+        return cls(
+            name=str(data["n"])[:NAME_MAX],
+            token_hash=str(data["h"]),
+            away=bool(data["a"]),
+            seq=int(data["q"]),
+            selected=[selected[i : i + 2] for i in range(0, len(selected), 2)],
+            awaiting_ok=bool(data["o"]),
+            ready=bool(data["r"]),
+        )
+
+
+@dataclass
+class TableState:
+    number: int
+    seats: list[Seat]
+    game: Game | None = None  # None: the dealer has not started yet
+    marks: list[list[int]] = field(default_factory=list)  # [version, hand number, plays]
+
+    def to_json(self) -> str:
+        data = {
+            "n": self.number,
+            "seats": [seat.to_dict() for seat in self.seats],
+            "g": None if self.game is None else self.game.to_dict(),
+            "m": self.marks,
+        }
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> TableState:
+        data = json.loads(text)
+        game = None if data["g"] is None else Game.from_dict(data["g"])
+        seats = [Seat.from_dict(seat) for seat in data["seats"]]
+        return cls(number=int(data["n"]), seats=seats, game=game, marks=data["m"])
+
+    # ---- who is needed --------------------------------------------------------------------
+
+    def waiting_for(self) -> list[int]:
+        """The seats of the people the table is waiting for now."""
+        game = self.game
+        if game is None:
+            return []
+        present = [s for s in SEATS if self.seats[s].present]
+        if game.phase == "passing":
+            return [s for s in present if not game.has_passed(s)]
+        if game.phase == "playing":
+            return [game.turn] if game.turn in present else []
+        return [s for s in present if not self.seats[s].ready]
+
+    def mark(self, version: int) -> None:
+        game = self.game
+        hand, plays = (0, 0) if game is None else (game.hand_number, plays_so_far(game))
+        self.marks = [*self.marks, [version, hand, plays]][-MARKS_KEPT:]
+
+    def fresh_from(self, since: int | None) -> int:
+        """The first play of this hand that a page showing version ``since`` has not shown."""
+        game = self.game
+        assert game is not None
+        now = plays_so_far(game)
+        for version, hand, plays in self.marks:
+            if version == since:
+                return plays if hand == game.hand_number else 0
+        return now
+
+
+def plays_so_far(game: Game) -> int:
+    return game.tricks_played * 4 + len(game.trick)
+
+
+def new_table(number: int, dealer: str, token_hash: str) -> TableState:
+    return TableState(number=number, seats=[Seat(dealer, token_hash)])
+
+
+# ---- actions ---------------------------------------------------------------------------------
+
+
+def join(state: TableState, name: str, token_hash: str) -> int:
+    if state.game is not None:
+        raise IllegalMove("The game at this table has already begun.")
+    if len(state.seats) >= len(SEATS):
+        raise IllegalMove("This table is full: four players are already seated.")
+    state.seats.append(Seat(name, token_hash))
+    return len(state.seats) - 1
+
+
+def start(state: TableState, seat: int) -> None:
+    if seat != DEALER:
+        raise IllegalMove(f"Only the dealer, {state.seats[DEALER].name}, can start the game.")
+    if state.game is not None:
+        raise IllegalMove("The game has already begun.")
+    while len(state.seats) < len(SEATS):
+        state.seats.append(Seat(COMPUTER_NAMES[len(state.seats) - 1]))
+    state.game = Game.new(state.number)
+
+
+def require_game(state: TableState) -> Game:
+    if state.game is None:
+        raise IllegalMove("The dealer has not started the game yet.")
+    return state.game
+
+
+def toggle(state: TableState, seat: int, code: str) -> None:
+    game = require_game(state)
+    me = state.seats[seat]
+    if game.phase != "passing" or game.has_passed(seat):
+        raise IllegalMove("Cards are not being passed now.")
+    card = code.strip().upper()
+    if card not in game.hand(seat):
+        raise IllegalMove("Select a card from your hand.")
+    if card in me.selected:
+        me.selected.remove(card)
+    elif len(me.selected) >= 3:
+        raise IllegalMove("You can pass only three cards. Click a raised card to lower it.")
+    else:
+        me.selected.append(card)
+
+
+def pass_selected(state: TableState, seat: int) -> None:
+    game = require_game(state)
+    me = state.seats[seat]
+    if game.phase == "passing" and not game.has_passed(seat) and len(me.selected) != 3:
+        raise IllegalMove("Select three cards to pass.")
+    _pass(state, seat, me.selected)
+    me.selected = []
+
+
+def _pass(state: TableState, seat: int, cards: list[str]) -> None:
+    game = state.game
+    assert game is not None
+    game.pass_cards(seat, cards)
+    if game.phase != "passing":  # the fourth pass: the cards changed hands
+        for other in state.seats:
+            other.awaiting_ok = other.present
+
+
+def accept(state: TableState, seat: int) -> None:
+    require_game(state)
+    me = state.seats[seat]
+    if not me.awaiting_ok:
+        raise IllegalMove("There are no cards to accept.")
+    me.awaiting_ok = False
+
+
+def play(state: TableState, seat: int, code: str) -> None:
+    game = require_game(state)
+    if game.phase == "playing" and game.turn != seat:
+        raise IllegalMove(f"It is not your turn. Waiting for {state.seats[game.turn].name}.")
+    if state.seats[seat].awaiting_ok:
+        raise IllegalMove("Press OK to accept cards.")
+    game.play(seat, code)
+
+
+def ready(state: TableState, seat: int) -> None:
+    game = require_game(state)
+    if game.phase not in ("hand_over", "game_over"):
+        raise IllegalMove("The hand is not over yet.")
+    state.seats[seat].ready = True
+
+
+def replace(state: TableState, other: int, idle_seconds: float, limit: int) -> None:
+    """A computer player takes the seat of a person the table has waited ``limit`` seconds for."""
+    if other not in state.waiting_for():
+        raise IllegalMove("The table is not waiting for that player.")
+    if idle_seconds < limit:
+        raise IllegalMove(
+            f"{state.seats[other].name} has had {int(idle_seconds)} seconds so far. "
+            f"A computer player can take over after {limit}."
+        )
+    seat = state.seats[other]
+    seat.away, seat.selected, seat.awaiting_ok = True, [], False
+
+
+def sit_down(state: TableState, seat: int) -> None:
+    me = state.seats[seat]
+    if not me.away:
+        raise IllegalMove("You are already playing at this table.")
+    me.away = False
+
+
+def advance(state: TableState) -> None:
+    """The computer players move until a person is needed; with everyone ready after a hand,
+    the next hand is dealt (or, after the last, a new game for the same people)."""
+    game = state.game
+    while game is not None:
+        if game.phase == "passing":
+            for seat in SEATS:
+                if not state.seats[seat].present and not game.has_passed(seat):
+                    _pass(state, seat, players.choose_pass(game, seat))
+            if game.phase == "passing":
+                return
+        elif game.phase == "playing":
+            turn = game.turn
+            if state.seats[turn].present:
+                return
+            game.play(turn, players.choose_play(game, turn))
+        else:
+            people = [seat for seat in state.seats if seat.present]
+            if not people or not all(seat.ready for seat in people):
+                return
+            for seat in state.seats:
+                seat.ready, seat.selected, seat.awaiting_ok = False, [], False
+            if game.phase == "hand_over":
+                game.next_hand()
+            else:
+                game = state.game = Game.new(new_number())
+                state.number = game.number

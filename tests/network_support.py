@@ -1,0 +1,117 @@
+"""People at a network table, each a test client of their own (a browser with its own cookies)."""
+
+from __future__ import annotations
+
+import re
+
+from django.test import Client
+
+from game.engine import Card
+from game.models import Table
+from game.tables import TableState
+
+HX = {"HTTP_HX_REQUEST": "true"}
+CODE_IN_URL = re.compile(r"^/t/([A-Za-z0-9_-]{22})/")
+
+
+def table_of(code: str) -> tuple[Table, TableState]:
+    row = Table.objects.get(code=code)
+    return row, TableState.from_json(row.state)
+
+
+class Person:
+    def __init__(self, name: str, code: str = "") -> None:
+        self.name = name
+        self.client = Client()
+        self.code = code
+        self.seat: int | None = None
+        self.responses: list[tuple[str, bytes]] = []  # (what, body) of every answer seen
+
+    # -- arriving ---------------------------------------------------------------------------
+
+    def deal(self, number: int = 617) -> str:
+        response = self.client.post(
+            "/network", {"role": "dealer", "name": self.name, "number": str(number)}
+        )
+        assert response.status_code == 303, response.content[:400]
+        self.code = CODE_IN_URL.match(response["Location"]).group(1)
+        self.seat = 0
+        return self.code
+
+    def join(self, code: str, htmx: bool = False):
+        self.code = code
+        response = self.client.post(f"/t/{code}/name", {"name": self.name}, **(HX if htmx else {}))
+        if response.status_code in (200, 303):
+            state = table_of(code)[1]
+            names = [seat.name for seat in state.seats]
+            if self.name in names:
+                self.seat = names.index(self.name)
+        return response
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def seq(self) -> str:
+        return str(table_of(self.code)[1].seats[self.seat].seq)
+
+    def post(self, action: str, htmx: bool = True, **data):
+        data.setdefault("seq", self.seq())
+        response = self.client.post(f"/t/{self.code}/{action}", data, **(HX if htmx else {}))
+        self.responses.append((action, response.content))
+        return response
+
+    def page(self, since: int | None = None):
+        url = f"/t/{self.code}/" + ("" if since is None else f"?v={since}")
+        response = self.client.get(url)
+        self.responses.append(("page", response.content))
+        return response
+
+    def poll(self, version: int, idle_drawn: int = 0):
+        response = self.client.get(f"/t/{self.code}/poll?v={version}&i={idle_drawn}", **HX)
+        self.responses.append(("poll", response.content))
+        return response
+
+
+def status_of(html: str) -> str:
+    found = re.search(r'class="status-line[^"]*">([^<]*)<', html)
+    assert found, "no status line"
+    return found.group(1)
+
+
+def needed(person: Person) -> tuple[str, dict] | None:
+    """What this person must do now for the game to go on, as (action, form), or None."""
+    state = table_of(person.code)[1]
+    game, me = state.game, state.seats[person.seat]
+    if me.away:
+        return None
+    if game is None:
+        return ("start", {}) if person.seat == 0 else None
+    if game.phase == "passing" and not game.has_passed(person.seat):
+        hand = game.hand(person.seat)
+        missing = [c for c in hand[:3] if c not in me.selected]
+        if len(me.selected) < 3:
+            return "select", {"card": missing[0]}
+        return "pass", {}
+    if me.awaiting_ok:
+        return "accept", {}
+    if game.phase == "playing" and game.turn == person.seat:
+        return "play", {"card": game.legal_plays(person.seat)[0]}
+    if game.phase in ("hand_over", "game_over") and not me.ready:
+        return "next", {}
+    return None
+
+
+def unplayed_elsewhere(state: TableState, seat: int) -> set[str]:
+    game = state.game
+    if game is None:
+        return set()
+    return {code for other in range(4) if other != seat for code in game.hand(other)}
+
+
+def assert_honest(body: bytes, hidden: set[str]) -> None:
+    """None of ``hidden`` (other seats' unplayed cards) is in the answer: not as a card face,
+    not as a form value, not by name."""
+    html = body.decode()
+    for code in hidden:
+        assert f"face-{code}" not in html, code
+        assert f'value="{code}"' not in html, code
+        assert Card.parse(code).name not in html, code

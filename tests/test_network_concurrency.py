@@ -1,0 +1,120 @@
+"""People acting at the same moment on one table, in real threads with connections of their
+own: no move is lost and none is applied twice (the row's lock, or SQLite's write lock taken at
+BEGIN, makes them queue)."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from game.engine import Game
+from tests.network_support import Person, needed, status_of, table_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def at_once(jobs) -> list:
+    """Run the jobs in threads released together; their results, in order."""
+    results: list = [None] * len(jobs)
+    gate = threading.Barrier(len(jobs))
+
+    def run(index, job):
+        try:
+            gate.wait(timeout=30)
+            results[index] = job()
+        except Exception as error:  # noqa: BLE001 - reported by the assertion below
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, job)) for i, job in enumerate(jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert not any(isinstance(r, Exception) for r in results), results
+    return results
+
+
+def four_at_a_table() -> list[Person]:
+    people = [Person(name) for name in ("Anna", "Bob", "Cleo", "Dan")]
+    code = people[0].deal(617)
+    for person in people[1:]:
+        person.join(code)
+    people[0].post("start")
+    return people
+
+
+def test_four_people_choosing_and_passing_at_the_same_moment_lose_nothing():
+    people = four_at_a_table()
+    row, state = table_of(people[0].code)
+    choices = {p.seat: state.game.hand(p.seat)[:3] for p in people}
+
+    def choose_and_pass(person):
+        def job():
+            answers = [person.post("select", card=card) for card in choices[person.seat]]
+            answers.append(person.post("pass"))
+            return [(a.status_code, status_of(a.content.decode())) for a in answers]
+
+        return job
+
+    results = at_once([choose_and_pass(p) for p in people])
+    for answers in results:
+        assert all(code == 200 for code, _ in answers), answers
+        assert not any("already done" in sentence for _, sentence in answers), answers
+    after_row, after = table_of(people[0].code)
+    assert after_row.version == row.version + 16  # sixteen actions, each applied once
+    assert after.game.phase == "playing"
+    for person in people:
+        assert set(after.game.passed(person.seat)) == set(choices[person.seat])
+    Game.from_dict(after.game.to_dict())  # still a consistent game
+
+
+def test_the_same_move_sent_twice_at_the_same_moment_is_applied_once():
+    people = four_at_a_table()
+    for _ in range(100):
+        moves = [(p, needed(p)) for p in people if needed(p)]
+        _, state = table_of(people[0].code)
+        if state.game.phase == "playing" and not any(s.awaiting_ok for s in state.seats):
+            break
+        person, (action, form) = moves[0]
+        person.post(action, **form)
+    mover = next(p for p in people if p.seat == state.game.turn)
+    card = state.game.legal_plays(mover.seat)[0]
+    seq = mover.seq()
+    before_row, before = table_of(mover.code)
+    plays_before = before.game.tricks_played * 4 + len(before.game.trick)
+    results = at_once(
+        [lambda: mover.post("play", seq=seq, card=card).content.decode() for _ in range(3)]
+    )
+    sentences = sorted(status_of(html) for html in results)
+    assert sum(1 for s in sentences if "already done" in s) == 2, sentences
+    after_row, after = table_of(mover.code)
+    assert after_row.version == before_row.version + 1
+    assert after.game.tricks_played * 4 + len(after.game.trick) == plays_before + 1
+
+
+def test_everyone_acting_as_fast_as_they_can_for_a_while_loses_no_move():
+    people = four_at_a_table()
+    start_row, _ = table_of(people[0].code)
+
+    def keep_acting(person):
+        def job():
+            accepted = 0
+            for _ in range(60):
+                move = needed(person)
+                if move is None:
+                    continue
+                html = person.post(move[0], **move[1]).content.decode()
+                if 'class="status-line refusal"' not in html:
+                    accepted += 1
+            return accepted
+
+        return job
+
+    accepted = at_once([keep_acting(p) for p in people])
+    row, state = table_of(people[0].code)
+    assert row.version - start_row.version == sum(accepted)  # each accepted move, once
+    Game.from_dict(state.game.to_dict())
+    assert sum(accepted) > 20
