@@ -29,10 +29,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import tables
 from game.engine import Game, IllegalMove, check_number
+from game.last_trick import last_trick_view, why_none
 from game.models import Table
 from game.session import Options, PlayerState, clean_name, load, new_number
 from game.table import build
@@ -263,7 +264,14 @@ def waiting_on_others(seen: Seen) -> bool:
     return me.away or seen.seat not in seen.state.waiting_for()
 
 
-def draw(request: HttpRequest, seen: Seen, message: str = "", status: int = 200) -> HttpResponse:
+def draw(
+    request: HttpRequest,
+    seen: Seen,
+    message: str = "",
+    status: int = 200,
+    dialog: str = "",
+    extra: dict | None = None,
+) -> HttpResponse:
     code = seen.row.code
     options = load(request.session).options if not request.htmx else Options()
     options.sheet_after_hand, options.message_boxes = True, False
@@ -292,7 +300,8 @@ def draw(request: HttpRequest, seen: Seen, message: str = "", status: int = 200)
         "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
         "poll_seconds": POLL_SECONDS,
         "link": request.build_absolute_uri(reverse("network:table", args=[code])),
-        "dialog": "",
+        "dialog": dialog,
+        **(extra or {}),
     }
     if not request.htmx and waiting_on_others(seen):
         context["refresh_seconds"] = REFRESH_SECONDS
@@ -391,7 +400,7 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
 # ---- the table ----------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @reachable
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
     row = fetch(code)
@@ -419,7 +428,7 @@ def nothing_new() -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 @reachable
 def poll(request: HttpRequest, code: str) -> HttpResponse:
     """htmx asks every two seconds: 204 (nothing drawn) while the version it holds is current,
@@ -538,3 +547,30 @@ def _replace(request: HttpRequest, state: tables.TableState, seat: int, row: Tab
 
 
 replace = seat_action(_replace)
+
+
+@require_safe
+@reachable
+def last_trick(request: HttpRequest, code: str) -> HttpResponse:
+    """The trick just gathered, as this seat saw it: the solo game's dialog (or, without
+    JavaScript, the table with it open), drawn from the turned game so the viewer is "you"."""
+    row = fetch(code)
+    if row is None:
+        return notice(request, NO_TABLE, 404)
+    state = tables.TableState.from_json(row.state)
+    seat = seat_of(request, code, state)
+    if seat is None:
+        return notice(request, NO_SEAT, 403)
+    game = state.game
+    seen = None
+    if game is not None:
+        names = [state.seats[(i + seat) % 4].name for i in range(4)]
+        seen = last_trick_view(rotate(game, seat), 0, names)
+    context = {"seen": seen, "why_none": why_none(game)}
+    template = "game/dialog_last_trick.html"
+    if not request.htmx:
+        return draw(request, Seen(row, state, seat), dialog=template, extra=context)
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-store"
+    patch_vary_headers(response, ["HX-Request"])
+    return response

@@ -19,4 +19,5 @@ urlpatterns = [
     path("t/<str:code>/next", network.next_hand, name="next"),
     path("t/<str:code>/replace", network.replace, name="replace"),
     path("t/<str:code>/sit-down", network.sit_down, name="sit_down"),
+    path("t/<str:code>/last-trick", network.last_trick, name="last_trick"),
 ]

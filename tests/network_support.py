@@ -101,10 +101,13 @@ def needed(person: Person) -> tuple[str, dict] | None:
 
 
 def unplayed_elsewhere(state: TableState, seat: int) -> set[str]:
+    """The other seats' unplayed cards, less the three this seat passed: it knows where those
+    went (the screen reader is told "You pass ... to Bob"), as at a real table."""
     game = state.game
     if game is None:
         return set()
-    return {code for other in range(4) if other != seat for code in game.hand(other)}
+    others = {code for other in range(4) if other != seat for code in game.hand(other)}
+    return others - set(game.passed(seat))
 
 
 def assert_honest(body: bytes, hidden: set[str]) -> None:

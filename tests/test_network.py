@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from game.engine import Game
+from game.engine import Card, Game
 from game.models import Table
 from game.network import COOKIE, LIFETIME, idle_limit
 from tests.helpers import play_to_end_of_hand
@@ -156,7 +156,7 @@ def test_each_person_sees_the_table_from_their_own_seat_at_the_bottom():
     bob_page = bob.page().content.decode()
     hand = re.search(r'aria-label="Your hand">(.*?)</section>', bob_page, re.S).group(1)
     assert re.findall(r"face-(\w\w)", hand) == state.game.hand(1)
-    assert '<span class="name">Bob</span>' in hand
+    assert '<span class="name"><bdi>Bob</bdi></span>' in hand
     # seen from seat 1: seat 2 (Michele) on the left, 3 (Ben) across, 0 (Anna) on the right
     for place, name in (("left", "Michele"), ("top", "Ben"), ("right", "Anna")):
         assert re.search(rf'class="seat seat-{place}" aria-label="{name}, 13 cards"', bob_page)
@@ -338,3 +338,31 @@ def test_a_table_untouched_for_a_day_is_removed_on_access_and_by_the_command():
     assert not Table.objects.filter(code=code).exists()
     call_command("purge_tables")
     assert list(Table.objects.values_list("code", flat=True)) == [keep_code]
+
+
+def test_the_last_trick_is_seen_from_each_seat_and_only_by_someone_seated():
+    anna, bob = started("Anna", "Bob")
+    settle([anna, bob], until=lambda state: state.game.tricks_played == 1)
+    game = table_of(anna.code)[1].game
+    trick = game.last_trick
+    names = ["Anna", "Bob", "Michele", "Ben"]
+    card_names = {code: Card.parse(code).name for _, code in trick.plays}
+
+    def expected(viewer: int) -> str:
+        def who(seat: int) -> str:
+            return "you" if seat == viewer else names[seat]
+
+        plays = ", ".join(f"{who(seat)} the {card_names[code]}" for seat, code in trick.plays)
+        return f"Last trick, won by {who(trick.winner)}: {plays}."
+
+    for person in (anna, bob):
+        dialog = person.client.get(f"/t/{anna.code}/last-trick", **HX)
+        assert dialog.status_code == 200
+        assert expected(person.seat) in dialog.content.decode()
+    # without JavaScript: the table with the dialog open over it, and the same sentence
+    page = bob.client.get(f"/t/{anna.code}/last-trick")
+    assert page.status_code == 200
+    assert expected(1) in page.content.decode()
+    assert 'id="dialog-last-trick"' in page.content.decode()
+    stranger = Client().get(f"/t/{anna.code}/last-trick")
+    assert stranger.status_code == 403
