@@ -387,7 +387,14 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
     purge()
     token = secrets.token_urlsafe(18)
     code = secrets.token_urlsafe(16)
-    state = tables.new_table(number, context["name"], token_hash(token))
+    rules = load(request.session).options  # the dealer's own Options set the table's rules
+    state = tables.new_table(
+        number,
+        context["name"],
+        token_hash(token),
+        moon_off_shooter=rules.moon_off_shooter,
+        finish_dead_hands=rules.finish_dead_hands,
+    )
     row = Table(code=code, version=1, touched=timezone.now())
     state.mark(row.version)
     row.state = state.to_json()

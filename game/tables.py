@@ -71,10 +71,21 @@ class TableState:
     seats: list[Seat]
     game: Game | None = None  # None: the dealer has not started yet
     marks: list[list[int]] = field(default_factory=list)  # [version, hand number, plays]
+    # the dealer's rules, from the dealer's Options: "26 off the shooter", finish dead hands
+    moon_off_shooter: bool = False
+    finish_dead_hands: bool = False
+
+    def new_game(self, number: int) -> Game:
+        return Game.new(
+            number,
+            moon_off_shooter=self.moon_off_shooter,
+            finish_dead_hands=self.finish_dead_hands,
+        )
 
     def to_json(self) -> str:
         data = {
             "n": self.number,
+            "o": [int(self.moon_off_shooter), int(self.finish_dead_hands)],
             "seats": [seat.to_dict() for seat in self.seats],
             "g": None if self.game is None else self.game.to_dict(),
             "m": self.marks,
@@ -86,7 +97,15 @@ class TableState:
         data = json.loads(text)
         game = None if data["g"] is None else Game.from_dict(data["g"])
         seats = [Seat.from_dict(seat) for seat in data["seats"]]
-        return cls(number=int(data["n"]), seats=seats, game=game, marks=data["m"])
+        moon, dead = data.get("o", (0, 0))
+        return cls(
+            number=int(data["n"]),
+            seats=seats,
+            game=game,
+            marks=data["m"],
+            moon_off_shooter=bool(moon),
+            finish_dead_hands=bool(dead),
+        )
 
     # ---- who is needed --------------------------------------------------------------------
 
@@ -122,8 +141,19 @@ def plays_so_far(game: Game) -> int:
     return game.tricks_played * 4 + len(game.trick)
 
 
-def new_table(number: int, dealer: str, token_hash: str) -> TableState:
-    return TableState(number=number, seats=[Seat(dealer, token_hash)])
+def new_table(
+    number: int,
+    dealer: str,
+    token_hash: str,
+    moon_off_shooter: bool = False,
+    finish_dead_hands: bool = False,
+) -> TableState:
+    return TableState(
+        number=number,
+        seats=[Seat(dealer, token_hash)],
+        moon_off_shooter=moon_off_shooter,
+        finish_dead_hands=finish_dead_hands,
+    )
 
 
 # ---- actions ---------------------------------------------------------------------------------
@@ -145,7 +175,7 @@ def start(state: TableState, seat: int) -> None:
         raise IllegalMove("The game has already begun.")
     while len(state.seats) < len(SEATS):
         state.seats.append(Seat(COMPUTER_NAMES[len(state.seats) - 1]))
-    state.game = Game.new(state.number)
+    state.game = state.new_game(state.number)
 
 
 def require_game(state: TableState) -> Game:
@@ -257,5 +287,5 @@ def advance(state: TableState) -> None:
             if game.phase == "hand_over":
                 game.next_hand()
             else:
-                game = state.game = Game.new(new_number())
+                game = state.game = state.new_game(new_number())
                 state.number = game.number

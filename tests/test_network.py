@@ -366,3 +366,23 @@ def test_the_last_trick_is_seen_from_each_seat_and_only_by_someone_seated():
     assert 'id="dialog-last-trick"' in page.content.decode()
     stranger = Client().get(f"/t/{anna.code}/last-trick")
     assert stranger.status_code == 403
+
+
+def test_the_dealers_options_set_the_tables_rules_and_a_dead_hand_ends_at_once():
+    anna, bob = Person("Anna"), Person("Bob")
+    options = {"name": "Anna", "speed": "normal", "finish_dead_hands": "1"}
+    assert anna.client.post("/options", options).status_code == 303
+    code = anna.deal(3)
+    assert bob.join(code).status_code == 303
+    assert anna.post("start").status_code == 200
+    game = table_of(code)[1].game
+    assert game.finish_dead_hands and not game.moon_off_shooter
+    # both people pass their first three cards, then always play their highest legal card
+    while game.phase == "passing" or not game.tricks_played or game.phase == "playing":
+        person, (action, form) = next((p, needed(p)) for p in (anna, bob) if needed(p))
+        if action == "play":
+            form = {"card": game.legal_plays(person.seat)[-1]}
+        assert person.post(action, **form).status_code == 200
+        game = table_of(code)[1].game
+    assert game.phase == "hand_over" and game.played_out_from == 7
+    assert status_of(bob.page().content.decode()).startswith("No points are left in this hand.")
