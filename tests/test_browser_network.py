@@ -36,8 +36,12 @@ class Seat:
 
     def click(self, locator, card: bool = False) -> None:
         """A mouse click that sends a form; waits until the answer is on the page. A card is
-        clicked near its left edge, the part the next card does not cover."""
-        where = {"position": {"x": 6, "y": 24}} if card else {}
+        clicked near its bottom left corner, the part no other card covers."""
+        where = {}
+        if card:
+            # near the bottom: a raised (or focused) card beside it may cover the strip's top
+            height = locator.bounding_box()["height"]
+            where = {"position": {"x": 6, "y": height - 8}}
         if self.js:
             before = self.page.locator("#table").get_attribute("data-seq")
             locator.click(**where)
