@@ -452,6 +452,14 @@ def poll(request: HttpRequest, code: str) -> HttpResponse:
         idle_drawn = request.GET.get("i") == "1" or fresh.total_seconds() < idle_limit()
         if version == since and fresh < LIFETIME and idle_drawn:
             return nothing_new()
+    seen = seated(request, code, since)
+    if isinstance(seen, HttpResponse):
+        return seen
+    return draw(request, seen)
+
+
+def seated(request: HttpRequest, code: str, since: int | None = None) -> Seen | HttpResponse:
+    """The table as this browser's seat sees it, or the page that says why it cannot."""
     row = fetch(code)
     if row is None:
         return notice(request, NO_TABLE, 404)
@@ -459,7 +467,7 @@ def poll(request: HttpRequest, code: str) -> HttpResponse:
     seat = seat_of(request, code, state)
     if seat is None:
         return notice(request, NO_SEAT, 403)
-    return draw(request, Seen(row, state, seat, since))
+    return Seen(row, state, seat, since)
 
 
 @require_POST
@@ -561,22 +569,18 @@ replace = seat_action(_replace)
 def last_trick(request: HttpRequest, code: str) -> HttpResponse:
     """The trick just gathered, as this seat saw it: the solo game's dialog (or, without
     JavaScript, the table with it open), drawn from the turned game so the viewer is "you"."""
-    row = fetch(code)
-    if row is None:
-        return notice(request, NO_TABLE, 404)
-    state = tables.TableState.from_json(row.state)
-    seat = seat_of(request, code, state)
-    if seat is None:
-        return notice(request, NO_SEAT, 403)
-    game = state.game
+    at = seated(request, code)
+    if isinstance(at, HttpResponse):
+        return at
+    game, seat = at.state.game, at.seat
     seen = None
     if game is not None:
-        names = [state.seats[(i + seat) % 4].name for i in range(4)]
+        names = [at.state.seats[(i + seat) % 4].name for i in range(4)]
         seen = last_trick_view(rotate(game, seat), 0, names)
     context = {"seen": seen, "why_none": why_none(game)}
     template = "game/dialog_last_trick.html"
     if not request.htmx:
-        return draw(request, Seen(row, state, seat), dialog=template, extra=context)
+        return draw(request, at, dialog=template, extra=context)
     response = render(request, template, context)
     response["Cache-Control"] = "no-store"
     patch_vary_headers(response, ["HX-Request"])
