@@ -185,6 +185,7 @@ def test_last_trick_by_keyboard_l_shows_it_l_or_esc_puts_it_away(page: Page, liv
     expect(help_box.locator("table.keys tr", has_text="Show the last trick")).to_have_text(
         "LShow the last trick again; L, Esc or a click puts it away (our addition)"
     )
+    expect(help_box).to_have_attribute("open", "")  # shown: not only swapped in
     page.keyboard.press("l")  # the last trick does not open over another dialog
     expect(last_trick(page)).to_have_count(0)
     page.keyboard.press("Escape")
