@@ -31,8 +31,8 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from game.loadtest import HOST, REPO, collectstatic, free_port, median, percentile, production_env
-from game.loadtest import stop as stop_process
+from game import loadtest
+from game.loadtest import HOST, REPO, collectstatic, median, percentile, production_env
 
 TIMEOUT = 30
 POLL_SECONDS = 2.0
@@ -241,36 +241,11 @@ def in_threads(jobs, deadline: float) -> None:
 
 @contextmanager
 def gunicorn(env: dict[str, str], log: Path, workers: int):
-    port = free_port()
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "hearts_site.wsgi", "-c", "gunicorn.conf.py"]
-            + ["--bind", f"{HOST}:{port}", "--workers", str(workers)]
-            + ["--access-logformat", ACCESS_FORMAT],
-            cwd=REPO,
-            env={**env, "PORT": str(port)},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited:\n{log.read_text()}")
-            try:
-                conn = http.client.HTTPConnection(HOST, port, timeout=5)
-                conn.request("GET", "/healthz", headers={"Host": HOST})
-                if conn.getresponse().status == 200:
-                    conn.close()
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not answer:\n{log.read_text()}")
-            time.sleep(0.1)
+    """The Procfile's server (loadtest's starter), with this many workers and an access log
+    that says how long the app took."""
+    extra = ("--workers", str(workers), "--access-logformat", ACCESS_FORMAT)
+    with loadtest.gunicorn(env, log, extra=extra) as port:
         yield port
-    finally:
-        stop_process(process)
 
 
 def server_times(logs: list[Path], path_end: str, status: str) -> list[float]:
