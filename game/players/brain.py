@@ -19,13 +19,13 @@ from game.engine.rules import (
     SPADES,
     SUIT,
     cards_of,
-    hand_score,
     legal_mask,
     suit_of,
 )
 
+from . import jit
 from .deals import DealSampler, Knowledge, knowledge_of
-from .sim import AS, KS, high, moon_threat, pick, playout, table_state
+from .sim import AS, KS, high, moon_threat, pick, table_state
 from .view import View
 
 PLAY_STREAM = 0x91A7
@@ -59,8 +59,10 @@ LENGTH_RELIEF = 0.4
 LONG_SPADES = 5
 
 
-def decide_play(view: View) -> int:
-    """The card to play, as an index; the view must be at this seat's turn."""
+def decide_play(view: View, core=None) -> int:
+    """The card to play, as an index; the view must be at this seat's turn. ``core`` is the form
+    of ``game.players.sim`` the search runs in (by default the compiled one if it loaded): both
+    give the same card."""
     know = knowledge_of(view)
     first = not view.tricks
     broken = bool(know.gone & HEART_MASK)
@@ -70,7 +72,7 @@ def decide_play(view: View) -> int:
     candidates = _distinct(legal, know)
     if len(candidates) == 1:
         return candidates[0]
-    return _search(view, know, candidates, first, broken)
+    return _search(view, know, candidates, first, broken, core or jit.core())
 
 
 def _distinct(legal: int, know: Knowledge) -> list[int]:
@@ -89,7 +91,9 @@ def _distinct(legal: int, know: Knowledge) -> list[int]:
     return reps
 
 
-def _search(view: View, know: Knowledge, candidates: list[int], first: bool, broken: bool) -> int:
+def _search(
+    view: View, know: Knowledge, candidates: list[int], first: bool, broken: bool, core
+) -> int:
     me = view.seat
     remaining = len(DECK) - view.cards_played
     rng = SplitMix64.for_key(PLAY_STREAM, view.number, view.hand_number, view.cards_played, me)
@@ -100,22 +104,28 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
     win, win_i, tpts = table_state(view.trick)
     fallback = pick(
         know.hand,
-        n=len(view.trick),
-        win=win,
-        tpts=tpts,
-        first=first,
-        broken=broken,
-        gone=know.gone,
-        shooting=threat == me,
-        threat=threat,
-        winner_seat=(leader + win_i) % 4,
-        voids=_shown_voids(know),
+        len(view.trick),
+        win,
+        tpts,
+        first,
+        broken,
+        know.gone,
+        threat == me,
+        threat,
+        (leader + win_i) % 4,
+        _shown_voids(know),
     )
     options = [(card, -1) for card in candidates]
     if pts[me] == sum(pts) and _moon_strength(know.hand) >= MOON_STRENGTH:
         options += [(card, me) for card in candidates]
     sampler = DealSampler(know)
-    totals = [0.0] * len(options)
+    # the loop over deals and candidates runs in ``core``, on its containers
+    cards = core.buffer([card for card, _ in options])
+    plans = core.buffer([plan for _, plan in options])
+    table = core.buffer([*view.trick, 0, 0, 0, 0][:4])
+    held = core.buffer(pts)
+    record = core.buffer([0] * 52)
+    sums = core.reals(len(options))
     alive = list(range(len(options)))
     seen = 0
     budget = CARD_BUDGET
@@ -123,19 +133,31 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
         share = budget // 2 if round_ == 0 else budget
         deals = max(MIN_DEALS if round_ == 0 else 0, share // (len(alive) * remaining))
         deals = min(deals, MAX_DEALS - seen)
-        for i in range(deals):
-            stop = ((seen + i) * STOP_SHARE) % 1.0 < STOP_SHARE
-            hands = sampler.draw(rng)
-            for k in alive:
-                card, plan = options[k]
-                trial = hands[:]
-                trial[me] ^= 1 << card
-                after = playout(
-                    trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan, me, stop
-                )
-                totals[k] += _utility(hand_score(after, view.moon_off_shooter), me)
+        if deals > 0:
+            core.search_round(
+                sampler.draw_many(rng, deals, core),
+                deals,
+                seen,
+                STOP_SHARE,
+                me,
+                leader,
+                table,
+                len(view.trick),
+                held,
+                know.gone,
+                ntricks,
+                cards,
+                plans,
+                core.buffer(alive),
+                len(alive),
+                view.moon_off_shooter,
+                OTHERS_CREDIT,
+                sums,
+                record,
+            )
         budget -= deals * len(alive) * remaining
         seen += deals
+        totals = [float(t) for t in sums]
         if seen:
             best_mean = min(totals[k] for k in alive) / seen
             alive = [k for k in alive if totals[k] / seen <= best_mean + PRUNE_MARGIN]
@@ -171,11 +193,6 @@ def _shown_voids(know: Knowledge) -> int:
                 if know.forbidden[s] & SUIT[x] == SUIT[x]:
                     voids |= 1 << x
     return voids
-
-
-def _utility(scores: list[int], me: int) -> float:
-    """Own points, less a little credit for points that went to the others."""
-    return scores[me] - OTHERS_CREDIT * (sum(scores) - scores[me])
 
 
 # ---- passing ---------------------------------------------------------------------------------

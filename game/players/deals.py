@@ -211,40 +211,49 @@ class DealSampler:
                     return False
         return True
 
+    def pack(self, core) -> None:
+        """The sampler's cards in the containers of ``core`` (a form of ``game.players.sim``):
+        its free cards are shuffled in place from draw to draw, as ``draw`` did with a list."""
+        self.core = core
+        seats = [[*seats, -1, -1, -1][:4] for _, seats in self.tied] or [[-1] * 4]
+        self.packed = (
+            core.buffer(self.free),
+            len(self.free),
+            core.buffer([c for c, _ in self.tied] or [0]),
+            core.grid(len(seats), 4),
+            core.buffer([len(seats) for _, seats in self.tied] or [0]),
+            len(self.tied),
+            core.buffer(self.cap),
+            core.buffer(self.hands),
+        )
+        table = self.packed[3]
+        for t, row in enumerate(seats):
+            for j in range(4):
+                table[t][j] = row[j]
+
+    def draw_many(self, rng: SplitMix64, count: int, core) -> list[list[int]]:
+        """``count`` deals, one per row, in ``core``'s containers; ``rng`` moves on as ``draw``
+        would move it ``count`` times."""
+        if getattr(self, "core", None) is not core:
+            self.pack(core)
+        out = core.grid(max(count, 1), 4)
+        done = 0
+        while done < count:
+            state, done = core.draw_deals(out, done, count, core.seed(rng.state), *self.packed)
+            rng.state = int(state)
+            if done < count:  # a knot the greedy deal could not untie
+                cards = [c for c, _ in self.tied] + [int(c) for c in self.packed[0]]
+                deal = _matching(cards, self.eligible, self.cap, self.hands)
+                for s in range(4):
+                    out[done][s] = deal[s]
+                done += 1
+        return out
+
     def draw(self, rng: SplitMix64) -> list[int]:
         """One deal of the unknown cards; our own hand in our seat."""
-        free = self.free
-        for _ in range(20):
-            left = self.cap[:]
-            out = self.hands[:]
-            for c, seats in self.tied:
-                if len(seats) == 1:
-                    s = seats[0]
-                    if not left[s]:
-                        break
-                else:
-                    room = 0
-                    for s in seats:
-                        room += left[s]
-                    if not room:
-                        break
-                    r = (rng.next64() * room) >> 64
-                    for s in seats:
-                        r -= left[s]
-                        if r < 0:
-                            break
-                out[s] |= 1 << c
-                left[s] -= 1
-            else:
-                rng.quick_shuffle(free)
-                i = 0
-                for s in range(4):
-                    for c in free[i : i + left[s]]:
-                        out[s] |= 1 << c
-                    i += left[s]
-                return out
-        cards = [c for c, _ in self.tied] + free
-        return _matching(cards, self.eligible, self.cap, self.hands)
+        from . import sim
+
+        return [int(h) for h in self.draw_many(rng, 1, sim)[0]]
 
 
 def _matching(cards, eligible, cap, hands) -> list[int]:
@@ -269,3 +278,20 @@ def _matching(cards, eligible, cap, hands) -> list[int]:
         if c is not None:
             out[slots[j]] |= 1 << c
     return out
+
+
+def warm_up(core) -> None:
+    """One small search in ``core``, so that every hot function of it has run once."""
+    from game.engine import DECK, Game
+
+    DECK_CODES = [card.code for card in DECK]  # noqa: N806
+
+    from .brain import decide_play
+    from .view import view_of
+
+    game = Game.new(1)
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat)[:3])
+    for _ in range(8):
+        seat = game.turn
+        game.play(seat, DECK_CODES[decide_play(view_of(game, seat), core)])

@@ -1,0 +1,94 @@
+"""The search core in two forms from one source: plain Python and numba's machine code.
+
+``game.players.sim`` is written in the subset of Python that numba compiles. Imported as
+usual it is plain Python, the form the tests read and the fallback plays with. ``core()`` loads
+the same file a second time under the name ``game.players.sim_compiled``; there ``hot`` compiles
+every function it marks, with numba's on-disk cache (``NUMBA_CACHE_DIR``) so that a restarted
+worker loads the machine code instead of compiling it again. If numba is missing or fails, the
+site plays with the Python form and says so once in the log and on ``/healthz``.
+
+Only the bit helpers differ between the two forms: Python's ``int.bit_length`` and
+``int.bit_count`` are fast in CPython and do not exist in numba, which gets CPU instructions.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import sys
+import time
+from types import ModuleType
+
+log = logging.getLogger(__name__)
+
+COMPILED_NAME = "game.players.sim_compiled"
+DISABLE_ENV = "HEARTS_PYTHON_PLAYERS"  # set to 1 to play with the Python form on purpose
+
+_state: dict[str, object] = {"core": None, "status": None, "detail": ""}
+
+
+def hot(func):
+    """Compile ``func`` in the compiled copy of its module; leave it as it is elsewhere."""
+    if func.__module__ != COMPILED_NAME:
+        return func
+    import numba
+
+    return numba.njit(cache=True, nogil=True)(func)
+
+
+def _load() -> ModuleType:
+    import game.players.sim as plain
+
+    spec = importlib.util.spec_from_file_location(COMPILED_NAME, plain.__file__)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[COMPILED_NAME] = module
+    try:
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        module.warm()
+    except BaseException:
+        sys.modules.pop(COMPILED_NAME, None)
+        raise
+    return module
+
+
+def core() -> ModuleType:
+    """The module the search runs: the compiled copy of ``sim`` if it loads, else ``sim``."""
+    found = _state["core"]
+    if found is not None:
+        return found  # type: ignore[return-value]
+    import game.players.sim as plain
+
+    started = time.perf_counter()
+    if os.environ.get(DISABLE_ENV) == "1":
+        module, status = plain, "python"
+        detail = f"players think in Python ({DISABLE_ENV}=1)"
+        log.warning("computer players: %s", detail)
+    else:
+        try:
+            module = _load()
+        except Exception as error:  # numba missing, or failing on this machine
+            module, status = plain, "python"
+            detail = (
+                f"players think in Python, about 10 times slower: the compiled search core "
+                f"did not load ({type(error).__name__}: {error})"
+            )
+            log.error("computer players: %s", detail)
+        else:
+            status = "compiled"
+            seconds = time.perf_counter() - started
+            detail = f"players think in compiled code (numba, ready in {seconds:.1f} s)"
+            log.info("computer players: %s", detail)
+    _state.update(core=module, status=status, detail=detail)
+    return module
+
+
+def status() -> tuple[str, str]:
+    """("compiled" or "python", a sentence for people), loading the core if not yet done."""
+    core()
+    return str(_state["status"]), str(_state["detail"])
+
+
+def loaded_status() -> str:
+    """The players' form, "compiled" or "python" ("not loaded yet" before), loading nothing."""
+    return str(_state["status"] or "not loaded yet")
