@@ -28,6 +28,9 @@ RANDOM_STREAM = 0x7A2D
 FIRST_NUMBER = 40_001  # bench deals use their own stretch of game numbers
 
 
+THINK_POSITIONS = 200  # play decisions timed in both forms of the search core
+
+
 # ---- the reference opponents -------------------------------------------------------------------
 
 
@@ -225,6 +228,157 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+# ---- the search core, compiled and in Python --------------------------------------------------
+
+
+def think_positions(count: int, first: int = 0) -> list:
+    """The views of ``count`` play decisions of ours, from bench deals played by four of ours."""
+    from game.players import view_of
+
+    views = []
+    index = first
+    while len(views) < count:
+        game = deal_game(FIRST_NUMBER + index, 1 + index % 4)
+        index += 1
+        while game.phase in ("passing", "playing") and len(views) < count:
+            if game.phase == "passing":
+                for seat in range(4):
+                    game.pass_cards(seat, choose_pass(game, seat))
+                continue
+            seat = game.turn
+            views.append(view_of(game, seat))
+            game.play(seat, choose_play(game, seat))
+    return views
+
+
+def think_table(count: int, first: int = 0) -> bool:
+    """Thinking CPU time per play decision of the compiled and the Python search core, on the
+    same positions, one after the other; prints the table; whether they decided alike."""
+    from game.players import jit, sim
+    from game.players.brain import decide_play
+
+    form, detail = jit.status()
+    if form != "compiled":
+        print(f"search core: no compiled form to time ({detail})")
+        return False
+    fast = jit.core()
+    views = think_positions(count, first)
+    times: dict[str, list[float]] = {"compiled": [], "python": []}
+    differ = 0
+    for view in views:
+        cards = []
+        for name, core in (("compiled", fast), ("python", sim)):
+            start = time.thread_time()
+            cards.append(decide_play(view, core))
+            times[name].append(time.thread_time() - start)
+        differ += cards[0] != cards[1]
+    print(
+        f"search core: thinking CPU time per play decision, {len(views)} positions, both forms "
+        f"on each (today's budget, {detail})"
+    )
+    print(f"  {'':10} {'median':>10} {'p99':>10} {'mean':>10}")
+    for name, values in times.items():
+        print(
+            f"  {name:10} {statistics.median(values) * 1000:8.3f} ms "
+            f"{percentile(values, 0.99) * 1000:8.3f} ms {statistics.fmean(values) * 1000:8.3f} ms"
+        )
+    ratios = [
+        statistics.median(times["python"]) / statistics.median(times["compiled"]),
+        percentile(times["python"], 0.99) / percentile(times["compiled"], 0.99),
+        statistics.fmean(times["python"]) / statistics.fmean(times["compiled"]),
+    ]
+    ok = ratios[0] >= 10 and differ == 0
+    print(
+        f"  {'ratio':10} {ratios[0]:9.1f}x  {ratios[1]:9.1f}x  {ratios[2]:9.1f}x   "
+        f"(target median ratio >= 10x, same card in every position: {len(views) - differ}"
+        f"/{len(views)}): {'PASS' if ok else 'FAIL'}"
+    )
+    return ok
+
+
+# ---- a worker's start ---------------------------------------------------------------------------
+
+
+def _memory_kb(pid: int) -> tuple[int, int]:
+    """(Rss, Pss) of a process in kB; Pss shares the pages forked workers hold in common."""
+    found = {"Rss": 0, "Pss": 0}
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for text in rollup:
+            name, _, rest = text.partition(":")
+            if name in found:
+                found[name] = int(rest.split()[0])
+    return found["Rss"], found["Pss"]
+
+
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as listing:
+        return [int(child) for child in listing.read().split()]
+
+
+def start_figures(workers: int) -> None:
+    """Start the Procfile's server twice (numba's cache empty, then filled) and print the time
+    to the first answer, when every worker is up, each process's memory and the first moves."""
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from game import loadtest
+
+    with tempfile.TemporaryDirectory(prefix="hearts-start-") as folder:
+        env = loadtest.production_env(Path(folder) / "static", workers)
+        env["NUMBA_CACHE_DIR"] = str(Path(folder) / "numba")
+        loadtest.collectstatic(env)
+        for label in ("numba cache empty", "numba cache filled"):
+            port = loadtest.free_port()
+            log = Path(folder) / "gunicorn.log"
+            started = time.perf_counter()
+            with log.open("wb") as out:
+                process = subprocess.Popen(
+                    [sys.executable, "-m", "gunicorn", "hearts_site.asgi", "-c", "gunicorn.conf.py"]
+                    + ["--bind", f"{loadtest.HOST}:{port}"],
+                    cwd=loadtest.REPO,
+                    env={**env, "PORT": str(port)},
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            try:
+                first = None
+                while first is None or len(_children(process.pid)) < workers:
+                    if process.poll() is not None or time.perf_counter() - started > 120:
+                        raise RuntimeError(f"gunicorn did not start:\n{log.read_text()}")
+                    if first is None:
+                        record = loadtest.Record()
+                        answer = loadtest.Browser(port, record)
+                        if answer.request("GET", "/healthz", htmx=False) is not None:
+                            first = time.perf_counter() - started
+                        answer.close()
+                    time.sleep(0.05)
+                all_up = time.perf_counter() - started
+                time.sleep(1)
+                print(
+                    f"{label}: first /healthz answer {first:.2f} s after launch, "
+                    f"{workers} workers up at {all_up:.2f} s"
+                )
+                for name, pid in [("master", process.pid)] + [
+                    (f"worker {i + 1}", child) for i, child in enumerate(_children(process.pid))
+                ]:
+                    rss, pss = _memory_kb(pid)
+                    print(f"  {name:9} RSS {rss / 1024:6.1f} MB   PSS {pss / 1024:6.1f} MB")
+                record = loadtest.Record()
+                player = loadtest.Player(port, record, seed=1)
+                table = player.sit_down()
+                while table is not None and not any(s.think for s in record.samples):
+                    table, _ = player.move(table)
+                player.browser.close()
+                thinking = next(s for s in record.samples if s.think)
+                print(
+                    f"  first move with thinking ({thinking.path}): {thinking.ms:.1f} ms, "
+                    f"of which think {thinking.think:.1f} ms (Server-Timing)"
+                )
+            finally:
+                loadtest.stop(process)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m game.bench", description=__doc__)
     parser.add_argument("--hands", type=int, default=400, help="hands per match-up (default 400)")
@@ -238,7 +392,30 @@ def main(argv: list[str] | None = None) -> int:
         choices=SHORT_NAMES,
         help="run only this match-up (repeatable): duckers, random, ducker (3 ours vs 1), hunters",
     )
+    parser.add_argument(
+        "--think",
+        type=int,
+        default=THINK_POSITIONS,
+        help=f"play decisions timed in both forms of the search core (default {THINK_POSITIONS})",
+    )
+    parser.add_argument(
+        "--think-only", action="store_true", help="only the compiled-against-Python timing"
+    )
+    parser.add_argument(
+        "--start",
+        type=int,
+        metavar="WORKERS",
+        help="only a server's start: time, memory and first move, with this many workers",
+    )
     args = parser.parse_args(argv)
+    if args.start:
+        start_figures(args.start)
+        return 0
+    if args.think_only:
+        return 0 if think_table(args.think, args.first) else 1
+    from game.players import jit
+
+    jit.core()  # loaded once here, before the worker processes fork
     deals = max(1, math.ceil(args.hands / 4))
     indices = range(args.first, args.first + deals)
     only = tuple(sorted({SHORT_NAMES.index(name) for name in args.only or ()}))
@@ -309,6 +486,8 @@ def main(argv: list[str] | None = None) -> int:
             f"  choose_play wall-clock: median {statistics.median(walls) * 1000:.2f} ms, "
             f"p99 {percentile(walls, 0.99) * 1000:.2f} ms"
         )
+    if args.think:
+        failures += not think_table(args.think, args.first)
     return 1 if failures else 0
 
 
