@@ -86,8 +86,19 @@ def test_the_moon_hunter_keeps_its_winners_and_plays_legally():
 def test_the_bench_runs_its_moon_hunter_match_up(capsys):
     from game.bench import main
 
-    main(["--hands", "4", "--only", "hunters", "--workers", "1"])
+    main(["--hands", "4", "--only", "hunters", "--workers", "1", "--think", "0"])
     out = capsys.readouterr().out
     assert "ours vs 3 hunters" in out
     assert "hunters' moon attempts per hand: made" in out
     assert "ours vs 3 duckers" not in out
+
+
+def test_the_bench_times_both_forms_of_the_search_core_on_the_same_positions(capsys):
+    from game.bench import main
+
+    main(["--think-only", "--think", "4"])  # the figures are for people: no verdict on speed here
+    out = capsys.readouterr().out
+    assert "4 positions, both forms on each" in out
+    for row in ("compiled", "python", "ratio"):
+        assert f"\n  {row} " in out
+    assert "same card in every position: 4/4" in out

@@ -17,6 +17,7 @@ import importlib.util
 import logging
 import os
 import sys
+import tempfile
 import time
 from types import ModuleType
 
@@ -37,9 +38,30 @@ def hot(func):
     return numba.njit(cache=True, nogil=True)(func)
 
 
+def cache_dir() -> str:
+    """Where numba keeps the machine code: ``NUMBA_CACHE_DIR`` if set, else the package's
+    ``__pycache__`` if it is writable (a build step's ``collectstatic`` fills it there), else a
+    folder in the temporary directory (a read-only slug): never no cache, which numba refuses."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        return chosen
+    here = os.path.dirname(os.path.abspath(__file__))
+    tree = os.path.join(here, "__pycache__")
+    if os.access(tree if os.path.isdir(tree) else here, os.W_OK):
+        return ""
+    return os.path.join(tempfile.gettempdir(), "hearts-numba-cache")
+
+
 def _load() -> ModuleType:
     import game.players.sim as plain
 
+    folder = cache_dir()
+    if folder and "numba" not in sys.modules:
+        os.environ["NUMBA_CACHE_DIR"] = folder  # numba reads it when first imported
+    import numba
+
+    if numba.config.DISABLE_JIT:
+        raise RuntimeError("NUMBA_DISABLE_JIT is set: numba would run the Python form, slower")
     spec = importlib.util.spec_from_file_location(COMPILED_NAME, plain.__file__)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules[COMPILED_NAME] = module
