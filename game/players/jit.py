@@ -92,7 +92,7 @@ def core() -> ModuleType:
         except Exception as error:  # numba missing, or failing on this machine
             module, status = plain, "python"
             detail = (
-                f"players think in Python, about 10 times slower: the compiled search core "
+                f"players think in Python, some 30 times slower: the compiled search core "
                 f"did not load ({type(error).__name__}: {error})"
             )
             log.error("computer players: %s", detail)
