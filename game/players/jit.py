@@ -100,7 +100,7 @@ def core() -> ModuleType:
             status = "compiled"
             seconds = time.perf_counter() - started
             detail = f"players think in compiled code (numba, ready in {seconds:.1f} s)"
-            log.info("computer players: %s", detail)
+            log.debug("computer players: %s", detail)  # stdout is for commands' output
     _state.update(core=module, status=status, detail=detail)
     return module
 
