@@ -5,7 +5,7 @@ usual it is plain Python, the form the tests read and the fallback plays with. `
 the same file a second time under the name ``game.players.sim_compiled``; there ``hot`` compiles
 every function it marks, with numba's on-disk cache (``NUMBA_CACHE_DIR``) so that a restarted
 worker loads the machine code instead of compiling it again. If numba is missing or fails, the
-site plays with the Python form and says so once in the log and on ``/healthz``.
+site plays with the Python form and says so once in the log and on ``/healthz?detail``.
 
 Only the bit helpers differ between the two forms: Python's ``int.bit_length`` and
 ``int.bit_count`` are fast in CPython and do not exist in numba, which gets CPU instructions.
@@ -18,6 +18,7 @@ import logging
 import os
 import sys
 import tempfile
+import threading
 import time
 from types import ModuleType
 
@@ -27,6 +28,7 @@ COMPILED_NAME = "game.players.sim_compiled"
 DISABLE_ENV = "HEARTS_PYTHON_PLAYERS"  # set to 1 to play with the Python form on purpose
 
 _state: dict[str, object] = {"core": None, "status": None, "detail": ""}
+_loading = threading.Lock()  # two first moves at once load (and log) it once
 
 
 def hot(func):
@@ -79,6 +81,13 @@ def core() -> ModuleType:
     found = _state["core"]
     if found is not None:
         return found  # type: ignore[return-value]
+    with _loading:
+        if _state["core"] is None:
+            _choose()
+    return _state["core"]  # type: ignore[return-value]
+
+
+def _choose() -> None:
     import game.players.sim as plain
 
     started = time.perf_counter()
@@ -102,7 +111,6 @@ def core() -> ModuleType:
             detail = f"players think in compiled code (numba, ready in {seconds:.1f} s)"
             log.debug("computer players: %s", detail)  # stdout is for commands' output
     _state.update(core=module, status=status, detail=detail)
-    return module
 
 
 def status() -> tuple[str, str]:
