@@ -177,8 +177,12 @@ VISIBLE_STRIPS = """sel => {
       out = Math.max(out, Math.max(Math.abs(x), Math.abs(y)) + blur + spread);
     }
     const r = focused.getBoundingClientRect();
-    if (out > 0) ring = {l: r.left - out, r: r.right + out, t: r.top - out, b: r.bottom + out};
+    if (out > 0) {
+      ring = {box: r, outer: {left: r.left - out, right: r.right + out,
+                              top: r.top - out, bottom: r.bottom + out}};
+    }
   }
+  const inside = (r, x, y) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
   const step = 0.5;
   return cards.map(card => {
     const r = card.getBoundingClientRect();
@@ -190,9 +194,8 @@ VISIBLE_STRIPS = """sel => {
       for (let x = Math.floor(r.left) - 1 + step / 2; x < Math.ceil(r.right) + 1; x += step) {
         const hit = document.elementFromPoint(x, y);
         if (!hit || !card.contains(hit)) continue;
-        if (ring && card !== focused && x >= ring.l && x <= ring.r && y >= ring.t && y <= ring.b) {
-          continue;
-        }
+        const inRing = ring && inside(ring.outer, x, y) && !inside(ring.box, x, y);
+        if (inRing && card !== focused) continue;
         seen += step;
       }
       widest = Math.max(widest, seen);
@@ -223,6 +226,10 @@ def walk_focus_across_hand(page: Page, cards: str = CARDS) -> list[tuple[str, li
             page.keyboard.press("ArrowRight")
         focused = page.locator(cards).nth(i)
         expect(focused).to_be_focused()
-        assert focused.evaluate("c => c.matches(':focus-visible')")
+        ring = focused.evaluate(
+            "c => c.matches(':focus-visible') && getComputedStyle(c).outlineStyle === 'solid'"
+            " && parseFloat(getComputedStyle(c).outlineWidth) >= 2"
+        )
+        assert ring, "the focused card shows no solid ring"
         seen.append((focused.get_attribute("value"), visible_strips(page, cards)))
     return seen
