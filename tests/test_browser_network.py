@@ -240,7 +240,7 @@ def test_at_a_network_table_a_focused_card_hides_none_of_the_hand(people):
     walking the keyboard focus across it leaves every card a strip of at least 24 px."""
     anna = people("Anna", js=True)
     deal_from_the_game_menu(anna, 617)
-    anna.page.keyboard.press("F2")  # the dealer starts, with three computers
+    anna.click(anna.page.get_by_role("button", name="Start"))  # with three computers
     expect(anna.page.locator(STATUS)).to_have_text("Select three cards to pass to Pauline.")
     expect(anna.page.locator(CARDS)).to_have_count(13)
     for width, height in STRIP_SIZES:
