@@ -153,3 +153,83 @@ def focus_said(page: Page) -> str:
       return `${where}${name}, ${role}${states.length ? ", " + states.join(", ") : ""}`;
     }"""
     )
+
+
+# -- what of each card in your hand can be seen, as the browser paints it ------------------------
+
+VISIBLE_STRIPS = """sel => {
+  const cards = [...document.querySelectorAll(sel)];
+  const focused = cards.includes(document.activeElement) ? document.activeElement : null;
+  // A focused card's outline and outer shadows paint beyond its box, where hit testing does
+  // not see them: that band counts as covering whatever other card lies under it.
+  let ring = null;
+  if (focused) {
+    const style = getComputedStyle(focused);
+    let out = 0;
+    if (style.outlineStyle !== "none") {
+      out = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+    }
+    const shadows = style.boxShadow === "none" ? [] : style.boxShadow.split(/,(?![^(]*\\))/);
+    for (const shadow of shadows) {
+      if (/inset/.test(shadow)) continue;
+      const [x, y, blur = 0, spread = 0] = shadow.replace(/rgba?\\([^)]*\\)/, "")
+        .match(/-?[\\d.]+px/g).map(parseFloat);
+      out = Math.max(out, Math.max(Math.abs(x), Math.abs(y)) + blur + spread);
+    }
+    const r = focused.getBoundingClientRect();
+    if (out > 0) {
+      ring = {box: r, outer: {left: r.left - out, right: r.right + out,
+                              top: r.top - out, bottom: r.bottom + out}};
+    }
+  }
+  const inside = (r, x, y) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  const step = 1;  // one sample at the centre of each pixel
+  return cards.map(card => {
+    const r = card.getBoundingClientRect();
+    let widest = 0;
+    for (const f of [0.25, 0.5, 0.75]) {
+      const y = r.top + r.height * f;
+      let seen = 0;
+      // hit testing snaps boxes to whole pixels: look a pixel beyond the box on each side
+      for (let x = Math.floor(r.left) - 0.5; x < Math.ceil(r.right) + 1; x += step) {
+        const hit = document.elementFromPoint(x, y);
+        if (!hit || !card.contains(hit)) continue;
+        const inRing = ring && inside(ring.outer, x, y) && !inside(ring.box, x, y);
+        if (inRing && card !== focused) continue;
+        seen += step;
+      }
+      widest = Math.max(widest, seen);
+    }
+    return widest;
+  });
+}"""
+
+
+def visible_strips(page: Page, cards: str = CARDS) -> list[float]:
+    """The width in px of each card that can be seen (at a quarter, half and three quarters of
+    its height, the widest of the three), sampled at each pixel's centre with elementFromPoint, so
+    the z-order, transforms and the focused card are as the browser hit-tests and paints them."""
+    return page.evaluate(VISIBLE_STRIPS, cards)
+
+
+def walk_focus_across_hand(page: Page, cards: str = CARDS) -> list[tuple[str, list[float]]]:
+    """Tab into the hand, Home, then ArrowRight to its last card: with each card focused in
+    turn (and the focus ring showing, as by keyboard), the visible strip of every card."""
+    page.locator("#menu-game-button").focus()
+    page.keyboard.press("Tab")  # to the hand's one stop: the card it remembers
+    assert page.locator(cards).evaluate_all("cs => cs.includes(document.activeElement)")
+    page.keyboard.press("Home")
+    seen = []
+    count = page.locator(cards).count()
+    for i in range(count):
+        if i:
+            page.keyboard.press("ArrowRight")
+        focused = page.locator(cards).nth(i)
+        expect(focused).to_be_focused()
+        ring = focused.evaluate(
+            "c => c.matches(':focus-visible') && getComputedStyle(c).outlineStyle === 'solid'"
+            " && parseFloat(getComputedStyle(c).outlineWidth) >= 2"
+        )
+        assert ring, "the focused card shows no solid ring"
+        seen.append((focused.get_attribute("value"), visible_strips(page, cards)))
+    return seen

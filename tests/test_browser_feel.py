@@ -20,6 +20,8 @@ from tests.browser_support import (
     played_until,
     seq,
     start,
+    visible_strips,
+    walk_focus_across_hand,
     your_lead_with_hearts_unbroken,
 )
 
@@ -234,7 +236,10 @@ def test_9_the_hand_stays_put_when_the_pass_button_goes(page: Page, live_server)
     assert page.locator("#table .hand").bounding_box()["y"] == y
 
 
-@pytest.mark.parametrize("size", [(320, 568), (375, 667), (667, 375), (1280, 800), (1920, 1080)])
+STRIP_SIZES = [(320, 568), (375, 667), (667, 375), (1024, 768), (1280, 800), (1920, 1080)]
+
+
+@pytest.mark.parametrize("size", STRIP_SIZES)
 def test_9_cards_scale_with_the_window_and_show_24_px_each(fresh_context, live_server, size):
     width, height = size
     context = fresh_context(viewport={"width": width, "height": height})
@@ -244,6 +249,11 @@ def test_9_cards_scale_with_the_window_and_show_24_px_each(fresh_context, live_s
     boxes = [page.locator(CARDS).nth(i).bounding_box() for i in range(13)]
     strips = [b["x"] - a["x"] for a, b in zip(boxes, boxes[1:], strict=False) if b["y"] == a["y"]]
     assert len(strips) >= 11 and min(strips) >= 24, strips
+    assert min(visible_strips(page)) >= 24, visible_strips(page)
+    # the keyboard focus walks the hand: no card, the focused one included, hides another
+    walked = walk_focus_across_hand(page)
+    narrowest = min((min(seen), card) for card, seen in walked)
+    assert narrowest[0] >= 24, f"narrowest strip {narrowest[0]} px with {narrowest[1]} focused"
     for box in boxes:
         assert box["x"] >= 0 and box["x"] + box["width"] <= width
         assert box["y"] >= 0 and box["y"] + box["height"] <= height

@@ -13,7 +13,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from game.models import Table
 from game.tables import TableState
-from tests.browser_support import STATUS
+from tests.browser_support import CARDS, STATUS, visible_strips, walk_focus_across_hand
+from tests.test_browser_feel import STRIP_SIZES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -232,3 +233,21 @@ def test_four_browsers_two_without_javascript_play_a_hand_to_the_score_sheet(peo
         expect(seat.page.locator("dialog.sheet thead th").nth(1)).to_have_text(seat.name)
     play_until(seats, code, lambda state: state.game.hand_number == 2)
     assert [s.name for s in table_state(code).seats] == ["Anna", "Bob", "Cleo", "Dan"]
+
+
+def test_at_a_network_table_a_focused_card_hides_none_of_the_hand(people):
+    """The table's hand is the solo hand: at every window size the solo strip test checks,
+    walking the keyboard focus across it leaves every card a strip of at least 24 px."""
+    anna = people("Anna", js=True)
+    deal_from_the_game_menu(anna, 617)
+    anna.click(anna.page.get_by_role("button", name="Start"))  # with three computers
+    expect(anna.page.locator(STATUS)).to_have_text("Select three cards to pass to Pauline.")
+    expect(anna.page.locator(CARDS)).to_have_count(13)
+    for width, height in STRIP_SIZES:
+        anna.page.set_viewport_size({"width": width, "height": height})
+        assert min(visible_strips(anna.page)) >= 24, (width, height, visible_strips(anna.page))
+        walked = walk_focus_across_hand(anna.page)
+        narrowest = min((min(seen), card) for card, seen in walked)
+        assert narrowest[0] >= 24, (
+            f"{width}x{height}: {narrowest[0]} px with {narrowest[1]} focused"
+        )
