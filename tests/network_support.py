@@ -65,8 +65,8 @@ class Person:
         self.responses.append(("page", response.content))
         return response
 
-    def poll(self, version: int, idle_drawn: int = 0):
-        response = self.client.get(f"/t/{self.code}/poll?v={version}&i={idle_drawn}", **HX)
+    def poll(self, version: int, redraw_at: int = 0):
+        response = self.client.get(f"/t/{self.code}/poll?v={version}&i={redraw_at}", **HX)
         self.responses.append(("poll", response.content))
         return response
 
@@ -118,3 +118,19 @@ def assert_honest(body: bytes, hidden: set[str]) -> None:
         assert f"face-{code}" not in html, code
         assert f'value="{code}"' not in html, code
         assert Card.parse(code).name not in html, code
+
+
+def redraw_at(html: str) -> int:
+    """The Unix second after which the page's poll asks to be drawn again (0: never)."""
+    found = re.search(r"/poll\?v=\d+&amp;i=(\d+)", html)
+    assert found, "no poll"
+    return int(found.group(1))
+
+
+def wind_back(code: str, seat: int, seconds: float) -> None:
+    """Move the moment the table began waiting on ``seat`` back by ``seconds``, in the row:
+    time passes for the waiting clock without the test sleeping."""
+    row, state = table_of(code)
+    assert state.seats[seat].waiting_since, "the table is not waiting on that seat"
+    state.seats[seat].waiting_since -= seconds
+    Table.objects.filter(pk=row.pk).update(state=state.to_json())
