@@ -26,12 +26,24 @@ class Person:
         self.code = code
         self.seat: int | None = None
         self.responses: list[tuple[str, bytes]] = []  # (what, body) of every answer seen
+        self.received: list[tuple[dict[str, str], bytes]] = []  # every answer's headers, body
+
+    def keep(self, response):
+        """Everything this browser received: the headers (cookies too) and the body."""
+        headers = dict(response.headers)
+        headers["Set-Cookie"] = response.cookies.output()
+        self.received.append((headers, response.content))
+        return response
 
     # -- arriving ---------------------------------------------------------------------------
 
     def deal(self, number: int = 617) -> str:
-        response = self.client.post(
-            "/network", {"role": "dealer", "name": self.name, "number": str(number)}
+        """Be the dealer of a new table: of game ``number``, or (0) of a secret deal."""
+        response = self.keep(
+            self.client.post(
+                "/network",
+                {"role": "dealer", "name": self.name, "number": "" if not number else str(number)},
+            )
         )
         assert response.status_code == 303, response.content[:400]
         self.code = CODE_IN_URL.match(response["Location"]).group(1)
@@ -40,7 +52,9 @@ class Person:
 
     def join(self, code: str, htmx: bool = False):
         self.code = code
-        response = self.client.post(f"/t/{code}/name", {"name": self.name}, **(HX if htmx else {}))
+        response = self.keep(
+            self.client.post(f"/t/{code}/name", {"name": self.name}, **(HX if htmx else {}))
+        )
         if response.status_code in (200, 303):
             state = table_of(code)[1]
             names = [seat.name for seat in state.seats]
@@ -55,18 +69,22 @@ class Person:
 
     def post(self, action: str, htmx: bool = True, **data):
         data.setdefault("seq", self.seq())
-        response = self.client.post(f"/t/{self.code}/{action}", data, **(HX if htmx else {}))
+        response = self.keep(
+            self.client.post(f"/t/{self.code}/{action}", data, **(HX if htmx else {}))
+        )
         self.responses.append((action, response.content))
         return response
 
     def page(self, since: int | None = None):
         url = f"/t/{self.code}/" + ("" if since is None else f"?v={since}")
-        response = self.client.get(url)
+        response = self.keep(self.client.get(url))
         self.responses.append(("page", response.content))
         return response
 
     def poll(self, version: int, redraw_at: int = 0):
-        response = self.client.get(f"/t/{self.code}/poll?v={version}&i={redraw_at}", **HX)
+        response = self.keep(
+            self.client.get(f"/t/{self.code}/poll?v={version}&i={redraw_at}", **HX)
+        )
         self.responses.append(("poll", response.content))
         return response
 
