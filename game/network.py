@@ -259,9 +259,7 @@ def seat_view(seen: Seen, options: Options):
         options=options,
     )
     # what came after the version the page showed (none when it is unknown) arrives in order
-    view = build(
-        player, seen.hint, names=names, animate=True, own_card_placed=seen.own_card_placed
-    )
+    view = build(player, seen.hint, names=names, animate=True, own_card_placed=seen.own_card_placed)
     for opponent in view.opponents:  # who is a computer, for the eyes and for screen readers
         opponent["computer"] = computer_label(state.seats[(opponent["seat"] + seat) % 4])
     if me.away:
@@ -302,9 +300,9 @@ def redraw_at(seen: Seen, idle: list[dict]) -> int:
     state = seen.state
     if state.game is None and seen.seat == tables.DEALER:
         times.append(state.dealer_seen + DEALER_NOTED)  # the dealer's page says it is here
-    if state.game is None and seen.seat == tables.DEALER + 1:
-        if not tables.dealer_gone(state, now_seconds(), dealer_gone_limit()):
-            times.append(state.dealer_seen + dealer_gone_limit())
+    gone = tables.dealer_gone(state, now_seconds(), dealer_gone_limit())
+    if state.game is None and seen.seat == tables.DEALER + 1 and not gone:
+        times.append(state.dealer_seen + dealer_gone_limit())
     return int(min(times)) + 1 if times else 0
 
 
@@ -316,7 +314,11 @@ def note_dealer(seen: Seen) -> None:
     without a new version (an update that finds the version moved changes nothing)."""
     state = seen.state
     now = now_seconds()
-    if state.game is not None or seen.seat != tables.DEALER or now - state.dealer_seen < DEALER_NOTED:
+    if (
+        state.game is not None
+        or seen.seat != tables.DEALER
+        or now - state.dealer_seen < DEALER_NOTED
+    ):
         return
     state.dealer_seen = now
     Table.objects.filter(pk=seen.row.pk, version=seen.row.version).update(state=state.to_json())
@@ -676,9 +678,7 @@ def seat_action(fn, own_card_placed: bool = False):
 
 
 start = seat_action(
-    lambda request, state, seat, row: tables.start(
-        state, seat, now_seconds(), dealer_gone_limit()
-    )
+    lambda request, state, seat, row: tables.start(state, seat, now_seconds(), dealer_gone_limit())
 )
 select_card = seat_action(
     lambda request, state, seat, row: tables.toggle(state, seat, card_of(request))
@@ -736,11 +736,9 @@ def last_trick(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
-# ---- the Game menu's score, hint and undo ---------------------------------------------------------
+# ---- the Game menu's score, hint and undo ------------------------------------------------------
 
-NO_UNDO = (
-    "Undo is not possible at a shared table: the other players have seen every card played."
-)
+NO_UNDO = "Undo is not possible at a shared table: the other players have seen every card played."
 
 
 @require_safe
