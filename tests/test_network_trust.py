@@ -248,7 +248,9 @@ class Clock:
         return self.now
 
 
-def test_a_griefer_toggling_a_card_every_50_seconds_does_not_save_an_absent_person(monkeypatch):
+def test_a_griefer_toggling_a_card_every_50_seconds_cannot_keep_an_absent_person_seated(
+    monkeypatch,
+):
     clock = Clock()
     monkeypatch.setattr(network, "now_seconds", clock)
     anna, bob, cleo = started("Anna", "Bob", "Cleo")  # Bob has gone; Cleo toggles a card
