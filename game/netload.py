@@ -129,7 +129,7 @@ class Person:
 
     def read(self, html: str) -> None:
         """What the table says: its version, this person's seq, and what they must do."""
-        poll = re.search(r'/poll\?v=(\d+)&amp;i=(\d)"', html)
+        poll = re.search(r'/poll\?v=(\d+)&amp;i=(\d+)"', html)
         if poll:
             self.version, self.idle = int(poll.group(1)), poll.group(2)
         seq = re.search(r'name="seq" value="(\d*)"', html)

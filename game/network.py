@@ -31,21 +31,23 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game import tables
+from game import players, tables
 from game.engine import Game, IllegalMove, check_number
 from game.last_trick import last_trick_view, why_none
 from game.models import Table
-from game.session import Options, PlayerState, clean_name, load, new_number
+from game.session import Options, PlayerState, clean_name, load
 from game.table import build
 
 log = logging.getLogger(__name__)
 
 COOKIE = "hearts_seats"
 COOKIE_PATH = "/t/"
-COOKIE_TABLES = 8  # the newest seats kept in the cookie
-COOKIE_AGE = 60 * 60 * 48
+COOKIE_TABLES = 32  # seats one browser keeps: 32 entries of 48 bytes, well inside 4,096
+COOKIE_AGE = 60 * 60 * 24 * 400  # browsers keep a cookie 400 days at most; a table may live on
 CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # token_urlsafe(16): 128 random bits
 LIFETIME = timedelta(hours=24)
+LOBBY_LIFETIME = timedelta(hours=1)  # a lobby whose game never starts
+PURGE_SHARE = 100  # one request to a table page in this many also removes expired tables
 POLL_SECONDS = 2
 REFRESH_SECONDS = 3  # without JavaScript, a page waiting for others reloads itself this often
 
@@ -61,6 +63,15 @@ UNREACHABLE = "The table could not be reached just now, and nothing was changed.
 def idle_limit() -> int:
     """Seconds the table waits for a person before anyone may hand their seat to a computer."""
     return getattr(settings, "HEARTS_IDLE_SECONDS", 60)
+
+
+def dealer_gone_limit() -> int:
+    """Seconds the dealer may be away from the lobby before the next person may start."""
+    return getattr(settings, "HEARTS_DEALER_GONE_SECONDS", 180)
+
+
+def now_seconds() -> float:
+    return timezone.now().timestamp()
 
 
 # ---- seat tokens -----------------------------------------------------------------------------
@@ -80,8 +91,24 @@ def seat_tokens(request: HttpRequest) -> dict[str, str]:
     return tokens
 
 
+def live_seats(request: HttpRequest) -> dict[str, str]:
+    """This browser's seats at tables that still exist (table code -> token)."""
+    tokens = seat_tokens(request)
+    live = set(Table.objects.filter(code__in=list(tokens)).values_list("code", flat=True))
+    return {code: token for code, token in tokens.items() if code in live}
+
+
+TOO_MANY_SEATS = (
+    f"This browser already holds seats at {COOKIE_TABLES} open tables, the most it can "
+    "remember. Finish or leave one of those games (a table closes a day after its last "
+    "move), or use another browser."
+)
+
+
 def remember_seat(request: HttpRequest, response: HttpResponse, code: str, token: str) -> None:
-    kept = [f"{c}.{t}" for c, t in seat_tokens(request).items() if c != code]
+    """Keep this seat's token with the others of tables still open; the caller has made sure
+    (``room_for_a_seat``) that none of those is dropped."""
+    kept = [f"{c}.{t}" for c, t in live_seats(request).items() if c != code]
     value = "|".join([f"{code}.{token}", *kept][:COOKIE_TABLES])
     response.set_cookie(
         COOKIE,
@@ -92,6 +119,10 @@ def remember_seat(request: HttpRequest, response: HttpResponse, code: str, token
         httponly=True,
         samesite="Lax",
     )
+
+
+def room_for_a_seat(request: HttpRequest) -> bool:
+    return len(seat_tokens(request)) < COOKIE_TABLES or len(live_seats(request)) < COOKIE_TABLES
 
 
 def seat_of(request: HttpRequest, code: str, state: tables.TableState) -> int | None:
@@ -108,14 +139,31 @@ def seat_of(request: HttpRequest, code: str, state: tables.TableState) -> int | 
 # ---- the row ---------------------------------------------------------------------------------
 
 
+LOBBY_MARK = '"g":null'  # in a row's state only while the game has not started
+
+
 def expired(row: Table) -> bool:
-    return row.touched < timezone.now() - LIFETIME
+    now = timezone.now()
+    if LOBBY_MARK in row.state and row.created < now - LOBBY_LIFETIME:
+        return True
+    return row.touched < now - LIFETIME
 
 
 def purge() -> int:
-    """Remove every table untouched for a day; the number removed."""
-    removed, _ = Table.objects.filter(touched__lt=timezone.now() - LIFETIME).delete()
+    """Remove every table untouched for a day, and every lobby not started within an hour of
+    its creation; the number removed."""
+    now = timezone.now()
+    stale = Table.objects.filter(touched__lt=now - LIFETIME)
+    lobbies = Table.objects.filter(created__lt=now - LOBBY_LIFETIME, state__contains=LOBBY_MARK)
+    removed, _ = (stale | lobbies).delete()
     return removed
+
+
+def purge_now_and_then() -> None:
+    """Expired tables go even when nobody creates one: on a small share of the table pages
+    (and by ``manage.py purge_tables``)."""
+    if secrets.randbelow(PURGE_SHARE) == 0:
+        purge()
 
 
 def fetch(code: str, lock: bool = False) -> Table | None:
@@ -131,6 +179,7 @@ def fetch(code: str, lock: bool = False) -> Table | None:
 
 
 def save(row: Table, state: tables.TableState) -> None:
+    state.stamp_waits(now_seconds())
     row.version += 1
     state.mark(row.version)
     row.state = state.to_json()
@@ -192,6 +241,7 @@ class Seen:
     seat: int
     since: int | None = None  # the version the page showed before: what came after animates
     own_card_placed: bool = False  # hearts.js sent the viewer's card to the table on the click
+    hint: list[str] | None = None  # the cards a computer would choose in this seat (H)
 
 
 def seat_view(seen: Seen, options: Options):
@@ -209,7 +259,9 @@ def seat_view(seen: Seen, options: Options):
         options=options,
     )
     # what came after the version the page showed (none when it is unknown) arrives in order
-    view = build(player, names=names, animate=True, own_card_placed=seen.own_card_placed)
+    view = build(player, seen.hint, names=names, animate=True, own_card_placed=seen.own_card_placed)
+    for opponent in view.opponents:  # who is a computer, for the eyes and for screen readers
+        opponent["computer"] = computer_label(state.seats[(opponent["seat"] + seat) % 4])
     if me.away:
         view.status = "A computer player is playing for you. Press Sit Down to play again."
     elif game.phase in ("hand_over", "game_over") and me.ready:
@@ -217,31 +269,81 @@ def seat_view(seen: Seen, options: Options):
     return player, view
 
 
+def computer_label(seat: tables.Seat) -> str:
+    if not seat.person:
+        return "a computer player"
+    return "a computer plays for them" if seat.away else ""
+
+
 def idle_seats(seen: Seen) -> list[dict]:
-    """The people the table waits for, each with how long it has waited: after the idle limit
-    anyone seated may ask a computer player to take over."""
+    """The people the table waits for, each with when the table began waiting on them: after
+    the idle limit anyone seated may ask a computer player to take over."""
     if seen.state.seats[seen.seat].away:
         return []
-    waited = (timezone.now() - seen.row.touched).total_seconds()
+    now = now_seconds()
     return [
-        {"seat": s, "name": seen.state.seats[s].name, "ripe": waited >= idle_limit()}
+        {
+            "seat": s,
+            "name": seen.state.seats[s].name,
+            "ripe": seen.state.waited(s, now) >= idle_limit(),
+            "ripe_at": seen.state.seats[s].waiting_since + idle_limit(),
+        }
         for s in seen.state.waiting_for()
         if s != seen.seat
     ]
+
+
+def redraw_at(seen: Seen, idle: list[dict]) -> int:
+    """The Unix second after which this page's poll must draw again although nothing changed
+    (a button to offer: replace an idle person, or start for a dealer gone); 0: none."""
+    times = [person["ripe_at"] for person in idle if not person["ripe"]]
+    state = seen.state
+    if state.game is None and seen.seat == tables.DEALER:
+        times.append(state.dealer_seen + DEALER_NOTED)  # the dealer's page says it is here
+    gone = tables.dealer_gone(state, now_seconds(), dealer_gone_limit())
+    if state.game is None and seen.seat == tables.DEALER + 1 and not gone:
+        times.append(state.dealer_seen + dealer_gone_limit())
+    return int(min(times)) + 1 if times else 0
+
+
+DEALER_NOTED = 30  # seconds between two notes that the dealer's page is open
+
+
+def note_dealer(seen: Seen) -> None:
+    """The dealer's page asked for the lobby: the dealer is here. Written at most every 30 s,
+    without a new version (an update that finds the version moved changes nothing)."""
+    state = seen.state
+    now = now_seconds()
+    if (
+        state.game is not None
+        or seen.seat != tables.DEALER
+        or now - state.dealer_seen < DEALER_NOTED
+    ):
+        return
+    state.dealer_seen = now
+    Table.objects.filter(pk=seen.row.pk, version=seen.row.version).update(state=state.to_json())
 
 
 def lobby_view(seen: Seen) -> SimpleNamespace:
     state = seen.state
     dealer = state.seats[tables.DEALER].name
     seats = [
-        {"name": seat.name, "you": index == seen.seat, "dealer": index == tables.DEALER}
+        {
+            "seat": index,
+            "name": seat.name,
+            "you": index == seen.seat,
+            "dealer": index == tables.DEALER,
+        }
         for index, seat in enumerate(state.seats)
     ]
     empty = list(tables.COMPUTER_NAMES[len(state.seats) - 1 :])
+    may_start = tables.may_start(state, seen.seat, now_seconds(), dealer_gone_limit())
     if seen.seat == tables.DEALER:
         status = "Press Start (F2) when everybody is here."
         if len(state.seats) == 1:
             status = "Send the link to your friends; each arrival appears here."
+    elif may_start:
+        status = f"{dealer} has left the lobby. You may start the game (F2)."
     else:
         status = f"Waiting for {dealer} to start the game..."
     return SimpleNamespace(
@@ -253,6 +355,7 @@ def lobby_view(seen: Seen) -> SimpleNamespace:
         seats=seats,
         empty=empty,
         dealer=seen.seat == tables.DEALER,
+        may_start=may_start,
     )
 
 
@@ -273,6 +376,7 @@ def draw(
     extra: dict | None = None,
 ) -> HttpResponse:
     code = seen.row.code
+    note_dealer(seen)
     options = load(request.session).options if not request.htmx else Options()
     options.sheet_after_hand, options.message_boxes = True, False
     idle = idle_seats(seen)
@@ -283,8 +387,7 @@ def draw(
         player, view = seat_view(seen, options)
         template = f"game/network/{view.phase}.html"
     version = seen.row.version
-    # drawn after the idle limit: the poll need not draw again just for the replace buttons
-    ripe = int((timezone.now() - seen.row.touched).total_seconds() >= idle_limit())
+    ripe = redraw_at(seen, idle)  # until then, the poll need not draw again for a new button
     context = {
         "table_code": code,
         "state": player,
@@ -300,6 +403,7 @@ def draw(
         "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
         "poll_seconds": POLL_SECONDS,
         "link": request.build_absolute_uri(reverse("network:table", args=[code])),
+        "table_name": table_name(seen.state),
         "dialog": dialog,
         **(extra or {}),
     }
@@ -311,6 +415,11 @@ def draw(
     patch_vary_headers(response, ["HX-Request"])
     response["Cache-Control"] = "no-store"
     return response
+
+
+def table_name(state: tables.TableState) -> str:
+    """A network game is named by its table (its dealer's), never by a number."""
+    return f"{state.seats[tables.DEALER].name}'s table"
 
 
 def notice(
@@ -343,6 +452,11 @@ def see(code: str, since: int | None = None) -> HttpResponse:
     response = redirect(f"{url}?v={since}" if since is not None else url)
     response.status_code = 303
     return response
+
+
+def whole(value: str) -> int | None:
+    """A whole number of at most 11 ASCII digits, or None (Unicode digits such as "²" too)."""
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else None
 
 
 def since_of(request: HttpRequest) -> int | None:
@@ -378,7 +492,11 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
             return see(found.group(1))
         if not context["name"]:
             raise IllegalMove("Please type your name.")
-        number = check_number(context["number"]) if context["number"].strip() else new_number()
+        tables.refuse_name(context["name"], [])
+        if not room_for_a_seat(request):
+            raise IllegalMove(TOO_MANY_SEATS)
+        # empty: the game is dealt from a secret seed drawn at the start
+        number = check_number(context["number"]) if context["number"].strip() else 0
     except IllegalMove as refusal:
         context["message"] = str(refusal)
         response = dialog(request, "network", context)
@@ -394,6 +512,7 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
         token_hash(token),
         moon_off_shooter=rules.moon_off_shooter,
         finish_dead_hands=rules.finish_dead_hands,
+        now=now_seconds(),
     )
     row = Table(code=code, version=1, touched=timezone.now())
     state.mark(row.version)
@@ -410,6 +529,7 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
 @require_safe
 @reachable
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
+    purge_now_and_then()
     row = fetch(code)
     if row is None:
         return notice(request, NO_TABLE, 404)
@@ -448,9 +568,10 @@ def poll(request: HttpRequest, code: str) -> HttpResponse:
     since = since_of(request)
     if found is not None:
         version, touched = found
-        fresh = timezone.now() - touched
-        idle_drawn = request.GET.get("i") == "1" or fresh.total_seconds() < idle_limit()
-        if version == since and fresh < LIFETIME and idle_drawn:
+        now = timezone.now()
+        redraw = whole(request.GET.get("i", ""))  # the page's redraw_at, when a button is due
+        due = redraw is not None and 0 < redraw <= now.timestamp()
+        if version == since and now - touched < LIFETIME and not due:
             return nothing_new()
     seen = seated(request, code, since)
     if isinstance(seen, HttpResponse):
@@ -484,9 +605,13 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         state = tables.TableState.from_json(row.state)
         if seat_of(request, code, state) is not None:
             return see(code)  # already seated: a double submit, or the link opened again
+        if not room_for_a_seat(request):
+            return notice(request, TOO_MANY_SEATS, 409)
         try:
             tables.join(state, name, token_hash(token))
         except IllegalMove as refusal:
+            if state.game is None and len(state.seats) < 4:  # a name refused: ask again
+                return notice(request, str(refusal), 409, join=code)
             return notice(request, str(refusal), 409)
         save(row, state)
     response = see(code)
@@ -529,17 +654,32 @@ def card_of(request: HttpRequest) -> str:
     return request.POST.get("card", "")
 
 
+class NothingChanged(IllegalMove):
+    """An action that leaves the table as it was (OK pressed again): nothing is saved, no
+    version is bumped, and no sentence is shown."""
+
+    def __init__(self) -> None:
+        super().__init__("")
+
+
 def seat_action(fn, own_card_placed: bool = False):
     @require_POST
     @reachable
     def view(request: HttpRequest, code: str) -> HttpResponse:
-        action = lambda state, seat, row: fn(request, state, seat, row)  # noqa: E731
+        def action(state: tables.TableState, seat: int, row: Table) -> None:
+            before = state.to_json()
+            fn(request, state, seat, row)
+            if state.to_json() == before:
+                raise NothingChanged
+
         return act(request, code, action, own_card_placed)
 
     return view
 
 
-start = seat_action(lambda request, state, seat, row: tables.start(state, seat))
+start = seat_action(
+    lambda request, state, seat, row: tables.start(state, seat, now_seconds(), dealer_gone_limit())
+)
 select_card = seat_action(
     lambda request, state, seat, row: tables.toggle(state, seat, card_of(request))
 )
@@ -557,11 +697,20 @@ def _replace(request: HttpRequest, state: tables.TableState, seat: int, row: Tab
     other = request.POST.get("seat", "")
     if other not in ("0", "1", "2", "3"):
         raise IllegalMove("There is no such player.")
-    waited = (timezone.now() - row.touched).total_seconds()
-    tables.replace(state, int(other), waited, idle_limit())
+    tables.replace(state, int(other), now_seconds(), idle_limit())
 
 
 replace = seat_action(_replace)
+
+
+def _remove(request: HttpRequest, state: tables.TableState, seat: int, row: Table) -> None:
+    other = request.POST.get("seat", "")
+    if other not in ("1", "2", "3"):
+        raise IllegalMove("There is no such player in the lobby.")
+    tables.remove(state, seat, int(other))
+
+
+remove = seat_action(_remove)
 
 
 @require_safe
@@ -585,3 +734,60 @@ def last_trick(request: HttpRequest, code: str) -> HttpResponse:
     response["Cache-Control"] = "no-store"
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+# ---- the Game menu's score, hint and undo ------------------------------------------------------
+
+NO_UNDO = "Undo is not possible at a shared table: the other players have seen every card played."
+
+
+@require_safe
+@reachable
+def score(request: HttpRequest, code: str) -> HttpResponse:
+    """The score sheet (F4), as the solo game's dialog."""
+    at = seated(request, code)
+    if isinstance(at, HttpResponse):
+        return at
+    sheet_view = None if at.state.game is None else seat_view(at, Options())[1]
+    context = {"sheet_view": sheet_view}
+    template = "game/dialog_score.html"
+    if not request.htmx:
+        return draw(request, at, dialog=template, extra=context)
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-store"
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@reachable
+def hint(request: HttpRequest, code: str) -> HttpResponse:
+    """H: the cards a computer player would choose in this seat, worked out from what this
+    seat knows (the players see only their own view); nothing changes at the table."""
+    at = seated(request, code)
+    if isinstance(at, HttpResponse):
+        return at
+    state, seat = at.state, at.seat
+    game, me = state.game, state.seats[seat]
+    if game is None:
+        return draw(request, at, "The game has not started yet, so there is no hint.")
+    if game.phase == "passing" and not game.has_passed(seat) and not me.away:
+        chosen = set(players.choose_pass(game.copy(), seat))
+        at.hint = [card for card in game.hand(seat) if card in chosen]
+    elif me.awaiting_ok:
+        return draw(request, at, "Press OK to accept cards.")
+    elif game.phase == "playing" and game.turn == seat and not me.away:
+        at.hint = [players.choose_play(game.copy(), seat)]
+    else:
+        return draw(request, at, "There is nothing to choose now, so there is no hint.")
+    return draw(request, at)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@reachable
+def undo(request: HttpRequest, code: str) -> HttpResponse:
+    """Ctrl+Z: a sentence, as nothing played at a shared table can be taken back."""
+    at = seated(request, code)
+    if isinstance(at, HttpResponse):
+        return at
+    return draw(request, at, NO_UNDO)

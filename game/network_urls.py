@@ -19,5 +19,9 @@ urlpatterns = [
     path("t/<str:code>/next", network.next_hand, name="next"),
     path("t/<str:code>/replace", network.replace, name="replace"),
     path("t/<str:code>/sit-down", network.sit_down, name="sit_down"),
+    path("t/<str:code>/remove", network.remove, name="remove"),
+    path("t/<str:code>/score", network.score, name="score"),
+    path("t/<str:code>/hint", network.hint, name="hint"),
+    path("t/<str:code>/undo", network.undo, name="undo"),
     path("t/<str:code>/last-trick", network.last_trick, name="last_trick"),
 ]

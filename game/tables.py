@@ -9,12 +9,14 @@ state and lets the computer players move until a person is needed.
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
 from game import players
 from game.engine import SEATS, Game, IllegalMove
-from game.session import NAME_MAX, new_number
+from game.engine.rng import SEED_BYTES
+from game.session import clean_name
 
 COMPUTER_NAMES = ("Pauline", "Michele", "Ben")  # the solo game's seats 1, 2 and 3
 MARKS_KEPT = 16  # versions whose plays are remembered, for animating what a page missed
@@ -30,6 +32,7 @@ class Seat:
     selected: list[str] = field(default_factory=list)  # cards chosen to pass
     awaiting_ok: bool = False  # received cards shown raised until OK
     ready: bool = False  # pressed OK on the score sheet
+    waiting_since: float = 0.0  # when the table began waiting on this person (0: it is not)
 
     @property
     def person(self) -> bool:
@@ -49,37 +52,43 @@ class Seat:
             "s": "".join(self.selected),
             "o": int(self.awaiting_ok),
             "r": int(self.ready),
+            "w": self.waiting_since,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
         selected = data["s"]
         return cls(
-            name=str(data["n"])[:NAME_MAX],
+            name=clean_name(str(data["n"])),
             token_hash=str(data["h"]),
             away=bool(data["a"]),
             seq=int(data["q"]),
             selected=[selected[i : i + 2] for i in range(0, len(selected), 2)],
             awaiting_ok=bool(data["o"]),
             ready=bool(data["r"]),
+            waiting_since=float(data.get("w", 0.0)),
         )
 
 
 @dataclass
 class TableState:
-    number: int
+    number: int  # a numbered deal the dealer chose (its cards can be looked up), or 0: secret
     seats: list[Seat]
     game: Game | None = None  # None: the dealer has not started yet
     marks: list[list[int]] = field(default_factory=list)  # [version, hand number, plays]
     # the dealer's rules, from the dealer's Options: "26 off the shooter", finish dead hands
     moon_off_shooter: bool = False
     finish_dead_hands: bool = False
+    dealer_seen: float = 0.0  # the dealer's page last asked for the lobby (a Unix time)
 
-    def new_game(self, number: int) -> Game:
+    def new_game(self, number: int = 0) -> Game:
+        """The game ``number``, or (0) a game dealt from a secret seed drawn now: the seed is
+        kept in the game, in the row, and never drawn on a page."""
         return Game.new(
             number,
             moon_off_shooter=self.moon_off_shooter,
             finish_dead_hands=self.finish_dead_hands,
+            seed=b"" if number else secrets.token_bytes(SEED_BYTES),
         )
 
     def to_json(self) -> str:
@@ -89,6 +98,7 @@ class TableState:
             "seats": [seat.to_dict() for seat in self.seats],
             "g": None if self.game is None else self.game.to_dict(),
             "m": self.marks,
+            "d": self.dealer_seen,
         }
         return json.dumps(data, separators=(",", ":"))
 
@@ -105,6 +115,7 @@ class TableState:
             marks=data["m"],
             moon_off_shooter=bool(moon),
             finish_dead_hands=bool(dead),
+            dealer_seen=float(data.get("d", 0.0)),
         )
 
     # ---- who is needed --------------------------------------------------------------------
@@ -120,6 +131,21 @@ class TableState:
         if game.phase == "playing":
             return [game.turn] if game.turn in present else []
         return [s for s in present if not self.seats[s].ready]
+
+    def stamp_waits(self, now: float) -> None:
+        """Start the clock of each person the table has just begun to wait on, and stop the
+        clock of those it no longer waits on: another seat's actions do not restart it."""
+        waiting = set(self.waiting_for())
+        for index, seat in enumerate(self.seats):
+            if index not in waiting:
+                seat.waiting_since = 0.0
+            elif not seat.waiting_since:
+                seat.waiting_since = now
+
+    def waited(self, seat: int, now: float) -> float:
+        """Seconds the table has waited on ``seat`` (0 when it does not wait on it)."""
+        since = self.seats[seat].waiting_since
+        return max(0.0, now - since) if since and seat in self.waiting_for() else 0.0
 
     def mark(self, version: int) -> None:
         game = self.game
@@ -147,13 +173,35 @@ def new_table(
     token_hash: str,
     moon_off_shooter: bool = False,
     finish_dead_hands: bool = False,
+    now: float = 0.0,
 ) -> TableState:
+    """A lobby with the dealer in seat 0; ``number`` 0 deals the game from a secret seed."""
+    refuse_name(dealer, [])
     return TableState(
         number=number,
         seats=[Seat(dealer, token_hash)],
         moon_off_shooter=moon_off_shooter,
         finish_dead_hands=finish_dead_hands,
+        dealer_seen=now,
     )
+
+
+COMPUTER_NAME_TAKEN = (
+    "{name} is the name of a computer player here. Please choose another name, so that "
+    "everyone at the table can tell people from computers."
+)
+NAME_TAKEN = "Someone at this table is already called {name}. Please choose another name."
+
+
+def refuse_name(name: str, taken: list[str]) -> None:
+    """IllegalMove unless ``name`` differs from the computers' names and from ``taken``,
+    ignoring case (names are compared as cut by clean_name, cluster by cluster)."""
+    folded = clean_name(name).casefold()
+    for computer in COMPUTER_NAMES:
+        if folded == computer.casefold():
+            raise IllegalMove(COMPUTER_NAME_TAKEN.format(name=computer))
+    if any(folded == clean_name(other).casefold() for other in taken):
+        raise IllegalMove(NAME_TAKEN.format(name=clean_name(name)))
 
 
 # ---- actions ---------------------------------------------------------------------------------
@@ -164,15 +212,37 @@ def join(state: TableState, name: str, token_hash: str) -> int:
         raise IllegalMove("The game at this table has already begun.")
     if len(state.seats) >= len(SEATS):
         raise IllegalMove("This table is full: four players are already seated.")
+    refuse_name(name, [seat.name for seat in state.seats])
     state.seats.append(Seat(name, token_hash))
     return len(state.seats) - 1
 
 
-def start(state: TableState, seat: int) -> None:
+def remove(state: TableState, seat: int, other: int) -> None:
+    """The dealer sends a person away from the lobby, before the start."""
     if seat != DEALER:
-        raise IllegalMove(f"Only the dealer, {state.seats[DEALER].name}, can start the game.")
+        raise IllegalMove(f"Only the dealer, {state.seats[DEALER].name}, can remove a player.")
+    if state.game is not None:
+        raise IllegalMove("The game has already begun: nobody can be removed now.")
+    if not 0 < other < len(state.seats):
+        raise IllegalMove("There is no such player in the lobby.")
+    del state.seats[other]
+
+
+def dealer_gone(state: TableState, now: float, limit: float) -> bool:
+    """Whether the dealer's page has not asked for the lobby for ``limit`` seconds."""
+    return state.game is None and now - state.dealer_seen >= limit
+
+
+def may_start(state: TableState, seat: int, now: float, limit: float) -> bool:
+    """The dealer starts; when the dealer has gone, the next person in seat order may."""
+    return seat == DEALER or (seat == DEALER + 1 and dealer_gone(state, now, limit))
+
+
+def start(state: TableState, seat: int, now: float = 0.0, gone_limit: float = 0.0) -> None:
     if state.game is not None:
         raise IllegalMove("The game has already begun.")
+    if not may_start(state, seat, now, gone_limit):
+        raise IllegalMove(f"Only the dealer, {state.seats[DEALER].name}, can start the game.")
     while len(state.seats) < len(SEATS):
         state.seats.append(Seat(COMPUTER_NAMES[len(state.seats) - 1]))
     state.game = state.new_game(state.number)
@@ -242,10 +312,12 @@ def ready(state: TableState, seat: int) -> None:
     state.seats[seat].ready = True
 
 
-def replace(state: TableState, other: int, idle_seconds: float, limit: int) -> None:
-    """A computer player takes the seat of a person the table has waited ``limit`` seconds for."""
+def replace(state: TableState, other: int, now: float, limit: int) -> None:
+    """A computer player takes the seat of a person the table has waited ``limit`` seconds for,
+    counted from when it began waiting on that person."""
     if other not in state.waiting_for():
         raise IllegalMove("The table is not waiting for that player.")
+    idle_seconds = state.waited(other, now)
     if idle_seconds < limit:
         raise IllegalMove(
             f"{state.seats[other].name} has had {int(idle_seconds)} seconds so far. "
@@ -287,5 +359,5 @@ def advance(state: TableState) -> None:
             if game.phase == "hand_over":
                 game.next_hand()
             else:
-                game = state.game = state.new_game(new_number())
-                state.number = game.number
+                game = state.game = state.new_game()  # a new secret seed for each new game
+                state.number = 0

@@ -26,12 +26,24 @@ class Person:
         self.code = code
         self.seat: int | None = None
         self.responses: list[tuple[str, bytes]] = []  # (what, body) of every answer seen
+        self.received: list[tuple[dict[str, str], bytes]] = []  # every answer's headers, body
+
+    def keep(self, response):
+        """Everything this browser received: the headers (cookies too) and the body."""
+        headers = dict(response.headers)
+        headers["Set-Cookie"] = response.cookies.output()
+        self.received.append((headers, response.content))
+        return response
 
     # -- arriving ---------------------------------------------------------------------------
 
     def deal(self, number: int = 617) -> str:
-        response = self.client.post(
-            "/network", {"role": "dealer", "name": self.name, "number": str(number)}
+        """Be the dealer of a new table: of game ``number``, or (0) of a secret deal."""
+        response = self.keep(
+            self.client.post(
+                "/network",
+                {"role": "dealer", "name": self.name, "number": "" if not number else str(number)},
+            )
         )
         assert response.status_code == 303, response.content[:400]
         self.code = CODE_IN_URL.match(response["Location"]).group(1)
@@ -40,7 +52,9 @@ class Person:
 
     def join(self, code: str, htmx: bool = False):
         self.code = code
-        response = self.client.post(f"/t/{code}/name", {"name": self.name}, **(HX if htmx else {}))
+        response = self.keep(
+            self.client.post(f"/t/{code}/name", {"name": self.name}, **(HX if htmx else {}))
+        )
         if response.status_code in (200, 303):
             state = table_of(code)[1]
             names = [seat.name for seat in state.seats]
@@ -55,18 +69,22 @@ class Person:
 
     def post(self, action: str, htmx: bool = True, **data):
         data.setdefault("seq", self.seq())
-        response = self.client.post(f"/t/{self.code}/{action}", data, **(HX if htmx else {}))
+        response = self.keep(
+            self.client.post(f"/t/{self.code}/{action}", data, **(HX if htmx else {}))
+        )
         self.responses.append((action, response.content))
         return response
 
     def page(self, since: int | None = None):
         url = f"/t/{self.code}/" + ("" if since is None else f"?v={since}")
-        response = self.client.get(url)
+        response = self.keep(self.client.get(url))
         self.responses.append(("page", response.content))
         return response
 
-    def poll(self, version: int, idle_drawn: int = 0):
-        response = self.client.get(f"/t/{self.code}/poll?v={version}&i={idle_drawn}", **HX)
+    def poll(self, version: int, redraw_at: int = 0):
+        response = self.keep(
+            self.client.get(f"/t/{self.code}/poll?v={version}&i={redraw_at}", **HX)
+        )
         self.responses.append(("poll", response.content))
         return response
 
@@ -118,3 +136,19 @@ def assert_honest(body: bytes, hidden: set[str]) -> None:
         assert f"face-{code}" not in html, code
         assert f'value="{code}"' not in html, code
         assert Card.parse(code).name not in html, code
+
+
+def redraw_at(html: str) -> int:
+    """The Unix second after which the page's poll asks to be drawn again (0: never)."""
+    found = re.search(r"/poll\?v=\d+&amp;i=(\d+)", html)
+    assert found, "no poll"
+    return int(found.group(1))
+
+
+def wind_back(code: str, seat: int, seconds: float) -> None:
+    """Move the moment the table began waiting on ``seat`` back by ``seconds``, in the row:
+    time passes for the waiting clock without the test sleeping."""
+    row, state = table_of(code)
+    assert state.seats[seat].waiting_since, "the table is not waiting on that seat"
+    state.seats[seat].waiting_since -= seconds
+    Table.objects.filter(pk=row.pk).update(state=state.to_json())

@@ -107,9 +107,10 @@ def deal_from_the_game_menu(seat: Seat, number: int) -> str:
     dialog = page.locator("dialog#dialog-network")
     expect(dialog).to_be_visible()
     expect(dialog.get_by_label("Your name")).to_have_value(seat.name)
-    dialog.get_by_label("Game number (empty for any)").fill(str(number))
+    dialog.get_by_label("Game number (empty for a secret deal)").fill(str(number))
     dialog.get_by_role("button", name="OK").click()
-    expect(page.locator("#lobby-title")).to_have_text(f"Hearts Network: game #{number}")
+    expect(page.locator("#lobby-title")).to_have_text(f"Hearts Network: {seat.name}'s table")
+    expect(page.locator(".net-warning")).to_contain_text(f"This table deals game #{number}")
     return re.search(r"/t/([^/]+)/", page.url).group(1)
 
 
@@ -171,7 +172,7 @@ def test_two_browsers_play_a_whole_game_one_without_javascript_who_leaves_and_co
         "Select three cards to pass to Michele.", timeout=15_000
     )
     expect(anna.page.locator(STATUS)).to_have_text("Select three cards to pass to Bob.")
-    names = anna.page.locator(".seat .name").all_inner_texts()
+    names = anna.page.locator(".seat .name bdi").all_inner_texts()
     assert names[:3] == ["Bob", "Michele", "Ben"] and names[-1] == "Anna"
 
     play_until([anna, bob], code, lambda state: state.game.tricks_played >= 2)

@@ -18,9 +18,11 @@ from tests.network_support import (
     Person,
     assert_honest,
     needed,
+    redraw_at,
     status_of,
     table_of,
     unplayed_elsewhere,
+    wind_back,
 )
 
 pytestmark = pytest.mark.django_db
@@ -81,7 +83,9 @@ def test_the_dealer_gets_a_table_link_with_128_random_bits_and_a_seat_token_cook
     assert state.seats[0].token_hash == hashlib.sha256(token.encode()).hexdigest()
     assert token not in row.state  # the row holds only the hash
     page = anna.page().content.decode()
-    assert "Hearts - Game #617" in page
+    assert "<title>Hearts - Anna&#x27;s table</title>" in page  # named by the table
+    assert "Game #617" not in page.split("<main", 1)[0]
+    assert "anyone who knows the number can look up every player's cards" in page
     assert f"http://testserver/t/{code}/" in page
     assert status_of(page) == "Send the link to your friends; each arrival appears here."
 
@@ -158,7 +162,11 @@ def test_each_person_sees_the_table_from_their_own_seat_at_the_bottom():
     assert re.findall(r"face-(\w\w)", hand) == state.game.hand(1)
     assert '<span class="name"><bdi>Bob</bdi></span>' in hand
     # seen from seat 1: seat 2 (Michele) on the left, 3 (Ben) across, 0 (Anna) on the right
-    for place, name in (("left", "Michele"), ("top", "Ben"), ("right", "Anna")):
+    for place, name in (
+        ("left", "Michele \\(a computer player\\)"),
+        ("top", "Ben \\(a computer player\\)"),
+        ("right", "Anna"),
+    ):
         assert re.search(rf'class="seat seat-{place}" aria-label="{name}, 13 cards"', bob_page)
     assert status_of(bob_page) == "Select three cards to pass to Michele."
     anna_page = anna.page().content.decode()
@@ -177,7 +185,7 @@ def test_a_poll_with_nothing_new_is_an_empty_204_and_a_change_draws_the_table():
     changed = bob.poll(row.version)
     assert changed.status_code == 200
     html = changed.content.decode()
-    assert 'id="table"' in html and f"?v={row.version + 1}&amp;i=0" in html
+    assert 'id="table"' in html and f"?v={row.version + 1}&amp;i=" in html
     assert bob.poll(row.version + 1).status_code == 204
 
 
@@ -287,9 +295,13 @@ def test_after_the_idle_limit_anyone_may_let_a_computer_play_for_an_absent_perso
     assert status_of(html).endswith(f"A computer player can take over after {idle_limit()}.")
     assert not table_of(anna.code)[1].seats[1].away
     assert "Let a computer play for Bob" not in anna.page().content.decode()
-    Table.objects.filter(code=anna.code).update(touched=row.touched - LIFETIME / 1000)  # 86 s
-    assert anna.poll(row.version, idle_drawn=0).status_code == 200  # the button appears
-    assert anna.poll(row.version, idle_drawn=1).status_code == 204
+    due = redraw_at(anna.page().content.decode())  # when Anna's page expects the button
+    assert due == int(state.seats[1].waiting_since) + idle_limit() + 1
+    assert anna.poll(row.version, due).status_code == 204  # not yet
+    wind_back(anna.code, 1, 86)  # the table has waited 86 s on Bob: Anna's page, drawn then,
+    assert anna.poll(row.version, due - 86).status_code == 200  # is due, and the button appears
+    assert redraw_at(anna.page().content.decode()) == 0  # and then nothing more is due
+    assert anna.poll(row.version, 0).status_code == 204
     page = anna.page().content.decode()
     assert "Let a computer play for Bob" in page
     anna.post("replace", seat="1")

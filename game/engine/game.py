@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from . import rules
 from .cards import DECK, SUIT_SINGULAR, SUITS, Card
 from .errors import IllegalMove
-from .rng import deal
+from .rng import SEED_BYTES, deal, secret_deal, secret_key
 from .rules import MOON
 
 SEATS = (0, 1, 2, 3)
@@ -64,6 +64,7 @@ class Game:
 
     __slots__ = (
         "number",
+        "seed",
         "moon_off_shooter",
         "finish_dead_hands",
         "hand_number",
@@ -79,7 +80,8 @@ class Game:
     )
 
     def __init__(self) -> None:
-        self.number = 0
+        self.number = 0  # 0: dealt from ``seed`` instead, a secret (a network table)
+        self.seed = b""
         self.moon_off_shooter = False
         self.finish_dead_hands = False  # our addition: see finish_dead_hand()
         self.hand_number = 0
@@ -99,10 +101,21 @@ class Game:
 
     @classmethod
     def new(
-        cls, number: int, moon_off_shooter: bool = False, finish_dead_hands: bool = False
+        cls,
+        number: int,
+        moon_off_shooter: bool = False,
+        finish_dead_hands: bool = False,
+        seed: bytes = b"",
     ) -> Game:
+        """A numbered game, or with ``seed`` (SEED_BYTES secret bytes) a game dealt from it,
+        whose number is 0."""
         game = cls()
-        game.number = check_number(number)
+        if seed:
+            if len(seed) != SEED_BYTES:
+                raise ValueError("a seed is 16 bytes")
+            game.seed = bytes(seed)
+        else:
+            game.number = check_number(number)
         game.moon_off_shooter = bool(moon_off_shooter)
         game.finish_dead_hands = bool(finish_dead_hands)
         game._deal(1)
@@ -110,7 +123,8 @@ class Game:
 
     def _deal(self, hand_number: int) -> None:
         self.hand_number = hand_number
-        self._hands = [set(cards) for cards in deal(self.number, hand_number)]
+        hands = secret_deal(self.seed, hand_number) if self.seed else deal(self.number, hand_number)
+        self._hands = [set(cards) for cards in hands]
         self._passed = [() for _ in SEATS]
         self._received = [() for _ in SEATS]
         self._tricks = []
@@ -119,6 +133,12 @@ class Game:
             self._start_play()
         else:
             self.phase = "passing"
+
+    @property
+    def random_key(self) -> int:
+        """What keys the computer players' generators: the game number, or at a game dealt
+        from a secret seed a one-way 64-bit key of it."""
+        return secret_key(self.seed) if self.seed else self.number
 
     def _start_play(self) -> None:
         self.phase = "playing"
@@ -444,6 +464,7 @@ class Game:
             "s": [list(points) for points in self.history],
             **({"c": [*self.carried, self.carried_hands]} if self.carried_hands else {}),
             **({"d": 1} if self.finish_dead_hands else {}),
+            **({"z": self.seed.hex()} if self.seed else {}),
         }
 
     def to_json(self) -> str:
@@ -482,7 +503,11 @@ class Game:
         if data["v"] != JSON_VERSION:
             raise ValueError("unknown version")
         game = cls()
-        game.number = check_number(data["n"]) if isinstance(data["n"], int) else 0
+        game.number = check_number(data["n"]) if isinstance(data["n"], int) and data["n"] else 0
+        if "z" in data:
+            if not isinstance(data["z"], str) or len(data["z"]) != 2 * SEED_BYTES:
+                raise ValueError("bad seed")
+            game.seed = bytes.fromhex(data["z"])
         game.moon_off_shooter = bool(data["m"])
         game.finish_dead_hands = bool(data.get("d", 0))
         game.hand_number = data["k"]
@@ -515,8 +540,8 @@ class Game:
         def fail(why: str) -> None:
             raise ValueError(f"not a consistent game: {why}")
 
-        if not MIN_NUMBER <= self.number <= MAX_NUMBER:
-            fail("number")
+        if bool(self.seed) == (MIN_NUMBER <= self.number <= MAX_NUMBER):
+            fail("number")  # numbered, or dealt from a secret seed with number 0: one of them
         if (
             isinstance(self.hand_number, bool)
             or not isinstance(self.hand_number, int)

@@ -6,6 +6,7 @@ deals and the same computer decisions on every machine. Tests pin its output.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -81,3 +82,38 @@ def deal(number: int, hand_number: int) -> list[list[int]]:
     deck = list(range(52))
     SplitMix64.for_key(DEAL_STREAM, number, hand_number).shuffle(deck)
     return [sorted(deck[13 * seat : 13 * seat + 13]) for seat in range(4)]
+
+
+SEED_BYTES = 16  # a network game's secret seed: 128 bits from the operating system
+
+
+class KeyedStream(SplitMix64):
+    """Draws from BLAKE2b keyed with a secret seed, counter by counter: unlike SplitMix64's
+    64-bit state, nothing short of the whole seed predicts it. Used for the deals of a game
+    whose seed is secret; the shuffles are the same Fisher-Yates as a numbered deal's."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: bytes, *parts: int) -> None:
+        super().__init__(0)
+        tail = b"".join(part.to_bytes(8, "little") for part in parts)
+        self.key = hashlib.blake2b(tail, key=key, digest_size=32).digest()
+
+    def next64(self) -> int:
+        self.state += 1
+        block = hashlib.blake2b(self.state.to_bytes(8, "little"), key=self.key, digest_size=8)
+        return int.from_bytes(block.digest(), "little")
+
+
+def secret_deal(seed: bytes, hand_number: int) -> list[list[int]]:
+    """The four hands of hand ``hand_number`` of the game dealt from the secret ``seed``."""
+    deck = list(range(52))
+    KeyedStream(seed, DEAL_STREAM, hand_number).shuffle(deck)
+    return [sorted(deck[13 * seat : 13 * seat + 13]) for seat in range(4)]
+
+
+def secret_key(seed: bytes) -> int:
+    """The 64-bit key that stands for the game number in the computer players' generators at
+    a game dealt from a secret seed: one-way, so their plays tell nothing of the deals."""
+    digest = hashlib.blake2b(b"players", key=seed, digest_size=8).digest()
+    return int.from_bytes(digest, "little")

@@ -19,7 +19,7 @@ class View:
     """One seat's knowledge of the hand in progress, built by ``view_of``."""
 
     seat: int
-    number: int
+    number: int  # keys the generators: the game number, or a secret game's random_key
     hand_number: int
     pass_direction: str
     pass_target: int | None
@@ -61,7 +61,7 @@ def view_of(game: Game, seat: int) -> View:
     )
     return View(
         seat=seat,
-        number=game.number,
+        number=game.random_key,
         hand_number=game.hand_number,
         pass_direction=game.pass_direction,
         pass_target=game.pass_target(seat),

@@ -1,5 +1,6 @@
-"""``python manage.py purge_tables``: remove network tables untouched for 24 hours (a scheduler
-runs it, say, hourly; tables are also removed when someone opens an expired one)."""
+"""``python manage.py purge_tables``: remove network tables untouched for 24 hours and lobbies
+not started within an hour (the platform's scheduler runs it hourly; expired tables also go when
+someone opens one, and on a small share of table pages)."""
 
 from django.core.management.base import BaseCommand
 
@@ -7,7 +8,7 @@ from game.network import purge
 
 
 class Command(BaseCommand):
-    help = "Remove network tables untouched for 24 hours."
+    help = "Remove network tables untouched for 24 hours and lobbies not started in an hour."
 
     def handle(self, *args, **options):
         removed = purge()
