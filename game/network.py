@@ -1,9 +1,12 @@
 """The Hearts Network: friends at one table from a link, computers in the empty seats.
 
-Short function views over ``game.tables``. Each request reads the table's row; a change happens
-in one transaction that holds the row's lock (PostgreSQL: SELECT ... FOR UPDATE; SQLite: the
-write lock taken at BEGIN), bumps the version and commits; the page is drawn afterwards, from
-the seat of the browser that asked, with the viewer at the bottom. A poll compares versions and
+Short function views over ``game.tables``. Each request reads the table's row; a move is worked
+out (the computer players' thinking included) from that snapshot with no lock held, then saved
+in a short transaction that holds the row's lock (PostgreSQL: SELECT ... FOR UPDATE, its wait
+bounded by ``lock_timeout``; SQLite: the write lock taken at BEGIN, its wait bounded by the busy
+timeout) only if the version is still the snapshot's; otherwise it is worked out again from the
+new row. So no table waits on another table's thinking. The version is bumped on each save; the
+page is drawn afterwards, from the seat of the browser that asked, with the viewer at the bottom. A poll compares versions and
 answers 204 without drawing anything when nothing changed.
 
 The browser's cookie holds only seat tokens (``hearts_seats``, sent to /t/ alone); the row holds
@@ -31,7 +34,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game import tables
+from game import actions, tables
 from game.engine import Game, IllegalMove, check_number
 from game.last_trick import last_trick_view, why_none
 from game.models import Table
@@ -56,6 +59,9 @@ NO_TABLE = (
 )
 NO_SEAT = "You have no seat at this table. Open its link to join it while the dealer waits."
 UNREACHABLE = "The table could not be reached just now, and nothing was changed. Try again."
+BUSY = "The table is busy just now, and nothing was changed. Try again in a moment."
+LOCK_WAIT_MS = 3000  # the longest a move waits for the row's lock before it answers BUSY
+TRIES = 8  # a move whose table changed while it was worked out is worked out again this often
 
 
 def idle_limit() -> int:
@@ -130,6 +136,49 @@ def fetch(code: str, lock: bool = False) -> Table | None:
     return row
 
 
+class Busy(Exception):
+    """The row's lock was not had within LOCK_WAIT_MS, or the table kept changing."""
+
+
+def busy_error(error: BaseException) -> bool:
+    """Whether a database error is a lock wait that ran out (PostgreSQL's lock_not_available,
+    SQLite's "database is locked"): the table is busy, not broken."""
+    cause = error.__cause__ or error
+    if getattr(cause, "sqlstate", None) == "55P03" or getattr(cause, "pgcode", None) == "55P03":
+        return True
+    return "database is locked" in str(cause)
+
+
+def bound_lock_wait() -> None:
+    """Bound the wait for a lock: on PostgreSQL for this transaction (call inside it), on SQLite
+    for this connection's next BEGIN (call before it; the write lock is taken at BEGIN)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"SET LOCAL lock_timeout = {int(LOCK_WAIT_MS)}")
+        elif connection.vendor == "sqlite":
+            cursor.execute(f"PRAGMA busy_timeout = {int(LOCK_WAIT_MS)}")
+
+
+def save_if_current(row: Table, state: tables.TableState) -> bool:
+    """Save ``state`` over ``row`` if the table's version is still the row's; False when another
+    request saved first (or the table is gone). The lock is held only for this."""
+    if connection.vendor == "sqlite":
+        bound_lock_wait()
+    with transaction.atomic():
+        if connection.vendor != "sqlite":
+            bound_lock_wait()
+        current = (
+            Table.objects.select_for_update()
+            .filter(pk=row.pk)
+            .values_list("version", flat=True)
+            .first()
+        )
+        if current != row.version:
+            return False
+        save(row, state)
+    return True
+
+
 def save(row: Table, state: tables.TableState) -> None:
     row.version += 1
     state.mark(row.version)
@@ -149,12 +198,15 @@ def reachable(view):
         except Exception as error:
             # Django wraps most driver errors, not all: a cursor closed on a lost connection
             # raises the driver's own (sqlite3.ProgrammingError, for one).
-            if not isinstance(error, DatabaseError | connection.Database.Error):
+            is_busy = isinstance(error, Busy)
+            if not is_busy and not isinstance(error, DatabaseError | connection.Database.Error):
                 raise
-            log.warning("network table: the database failed", exc_info=True)
+            is_busy = is_busy or busy_error(error)
+            if not is_busy:
+                log.warning("network table: the database failed", exc_info=True)
             code = kwargs.get("code", "")
             back = reverse("network:table", args=[code]) if CODE_PATTERN.fullmatch(code) else ""
-            return notice(request, UNREACHABLE, status=503, back=back)
+            return notice(request, BUSY if is_busy else UNREACHABLE, status=503, back=back)
 
     return guarded
 
@@ -346,8 +398,9 @@ def see(code: str, since: int | None = None) -> HttpResponse:
 
 
 def since_of(request: HttpRequest) -> int | None:
+    """The version a page showed, from ?v=: ASCII digits only (str.isdigit() takes "²")."""
     value = request.GET.get("v", "")
-    return int(value) if value.isdigit() and len(value) < 10 else None
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
 
 
 # ---- the Network dialog: be the dealer, or connect --------------------------------------------
@@ -430,6 +483,7 @@ def nothing_new() -> HttpResponse:
     nothing on a 204."""
     response = HttpResponse(status=204)
     del response["Content-Type"]
+    response["Cache-Control"] = "no-store"  # a caching proxy must not answer the next poll
     response._csp_exempt = True  # django-csp's own flag, as its @csp_exempt sets it
     response.xframe_options_exempt = True
     return response
@@ -477,8 +531,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     if not name:
         return notice(request, "Please type your name.", 400, join=code)
     token = secrets.token_urlsafe(18)
-    with transaction.atomic():
-        row = fetch(code, lock=True)
+    for _ in range(TRIES):
+        row = fetch(code)
         if row is None:
             return notice(request, NO_TABLE, 404)
         state = tables.TableState.from_json(row.state)
@@ -488,18 +542,29 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             tables.join(state, name, token_hash(token))
         except IllegalMove as refusal:
             return notice(request, str(refusal), 409)
-        save(row, state)
+        if save_if_current(row, state):
+            break
+    else:
+        raise Busy
     response = see(code)
     remember_seat(request, response, code, token)
     return response
 
 
+def thinker() -> actions.Clock:
+    """What the computer players at a table think through: the solo game's Clock, whose
+    semaphore lets one request of a process think at a time."""
+    return actions.Clock()
+
+
 def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) -> HttpResponse:
-    """One action of the seat this browser holds, under the row's lock; a refusal changes
-    nothing. htmx gets the table drawn from that seat; a plain form a 303 back to it."""
-    message = ""
-    with transaction.atomic():
-        row = fetch(code, lock=True)
+    """One action of the seat this browser holds, worked out from a snapshot of the row with no
+    lock held and saved only if the table has not changed meanwhile (else worked out again); a
+    refusal changes nothing. htmx gets the table drawn from that seat; a plain form a 303."""
+    clock = thinker()
+    for _ in range(TRIES):
+        message = ""
+        row = fetch(code)
         if row is None:
             return notice(request, NO_TABLE, 404)
         state = tables.TableState.from_json(row.state)
@@ -509,16 +574,19 @@ def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) 
         since = row.version
         if request.POST.get("seq") != str(state.seats[seat].seq):
             message = STALE
-        else:
-            try:
-                action(state, seat, row)
-            except IllegalMove as refusal:
-                message = str(refusal)
-                state = tables.TableState.from_json(row.state)
-            else:
-                state.seats[seat].seq += 1
-                tables.advance(state)
-                save(row, state)
+            break
+        try:
+            action(state, seat, row)
+        except IllegalMove as refusal:
+            message = str(refusal)
+            state = tables.TableState.from_json(row.state)
+            break
+        state.seats[seat].seq += 1
+        tables.advance(state, clock.think)
+        if save_if_current(row, state):
+            break
+    else:
+        raise Busy
     seen = Seen(row, state, seat, since, own_card_placed and bool(request.htmx) and not message)
     if request.htmx or message:
         return draw(request, seen, message)

@@ -59,16 +59,29 @@ LENGTH_RELIEF = 0.4
 LONG_SPADES = 5
 
 
-def decide_play(view: View) -> int:
-    """The card to play, as an index; the view must be at this seat's turn."""
+class Tally:
+    """Searches run and cards simulated by this process, to show that work is done (not timed)."""
+
+    searches = 0
+    cards = 0
+
+
+def decide_play(view: View, even: bool = False) -> int:
+    """The card to play, as an index; the view must be at this seat's turn.
+
+    ``even``: where others watch how long a decision takes (a network table), a card that
+    needs no search (the only legal one, or the only one worth playing) is searched for
+    anyway, over the whole hand as if every card were playable, and that search is thrown
+    away: a forced card does the same work as a searched one, so the answer's time does not
+    tell how many legal cards the seat had. The card chosen is the same either way."""
     know = knowledge_of(view)
     first = not view.tricks
     broken = bool(know.gone & HEART_MASK)
     legal = legal_mask(know.hand, view.trick, first, broken)
-    if legal & (legal - 1) == 0:
-        return high(legal)
-    candidates = _distinct(legal, know)
+    candidates = [high(legal)] if legal & (legal - 1) == 0 else _distinct(legal, know)
     if len(candidates) == 1:
+        if even:
+            _search(view, know, _distinct(know.hand, know), first, broken)
         return candidates[0]
     return _search(view, know, candidates, first, broken)
 
@@ -90,6 +103,7 @@ def _distinct(legal: int, know: Knowledge) -> list[int]:
 
 
 def _search(view: View, know: Knowledge, candidates: list[int], first: bool, broken: bool) -> int:
+    Tally.searches += 1
     me = view.seat
     remaining = len(DECK) - view.cards_played
     rng = SplitMix64.for_key(PLAY_STREAM, view.number, view.hand_number, view.cards_played, me)
@@ -135,6 +149,7 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
                 )
                 totals[k] += _utility(hand_score(after, view.moon_off_shooter), me)
         budget -= deals * len(alive) * remaining
+        Tally.cards += deals * len(alive) * remaining
         seen += deals
         if seen:
             best_mean = min(totals[k] for k in alive) / seen
