@@ -5,9 +5,11 @@ BEGIN, makes them queue)."""
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
+from game import actions, network
 from game.engine import Game
+from game.models import Table
 from tests.network_support import Person, needed, status_of, table_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -129,3 +131,99 @@ def test_everyone_acting_as_fast_as_they_can_through_a_hand_loses_no_move():
     assert state.game.phase in ("hand_over", "game_over")
     assert state.game.tricks_played == 13
     assert sum(accepted) == 12 + 4 + 4 + 52
+
+
+class SlowClock(actions.Clock):
+    """A computer player who thinks until the test lets it: the Clock the table's view uses,
+    whose every decision first waits for ``go``. ``thinking`` is set when one begins."""
+
+    thinking = threading.Event()
+    go = threading.Event()
+
+    def think(self, fn, *args):
+        def slowly(*inner):
+            SlowClock.thinking.set()
+            assert SlowClock.go.wait(timeout=60), "the test never let the computer finish"
+            return fn(*inner)
+
+        return super().think(slowly, *args)
+
+
+def test_a_move_at_one_table_goes_through_while_a_computer_thinks_at_another(monkeypatch):
+    """Table A's dealer presses Start and its computers begin to think (slowly, until the test
+    says). Meanwhile a person at table B selects a card: the move is saved and answered while
+    A's computers are still thinking, then A's start is saved too."""
+    slow = Person("Ada")
+    slow.deal(617)
+    others = [Person("Bea"), Person("Cy")]
+    others[0].deal(618)
+    others[1].join(others[0].code)
+    others[0].post("start")
+    b_row, b_state = table_of(others[0].code)
+    card = b_state.game.hand(0)[0]
+    SlowClock.thinking.clear()
+    SlowClock.go.clear()
+    monkeypatch.setattr(network, "thinker", SlowClock)
+    events: list[str] = []
+
+    def start_a():
+        try:
+            answer = slow.post("start")
+            events.append(f"A answered {answer.status_code}")
+        finally:
+            connection.close()
+
+    a = threading.Thread(target=start_a)
+    a.start()
+    try:
+        assert SlowClock.thinking.wait(timeout=60)
+        answer = others[0].post("select", card=card)
+        events.append(f"B answered {answer.status_code}")
+        assert a.is_alive() and not SlowClock.go.is_set()  # A is still thinking
+    finally:
+        SlowClock.go.set()
+        a.join(timeout=120)
+    assert events == ["B answered 200", "A answered 200"]
+    after_row, after = table_of(others[0].code)
+    assert after_row.version == b_row.version + 1
+    assert after.seats[0].selected == [card]
+    a_row, a_state = table_of(slow.code)
+    assert a_state.game is not None and a_state.game.phase in ("passing", "playing")
+
+
+def test_a_move_that_cannot_have_the_tables_lock_soon_is_told_the_table_is_busy(monkeypatch):
+    """Another connection holds the table's lock (a write transaction on SQLite, the row's lock
+    on PostgreSQL) for longer than a move may wait: the move answers a sentence, changes
+    nothing, and the same move goes through once the lock is let go."""
+    people = [Person("Ada"), Person("Bea")]
+    code = people[0].deal(617)
+    people[1].join(code)
+    people[0].post("start")
+    row, state = table_of(code)
+    card = state.game.hand(0)[0]
+    monkeypatch.setattr(network, "LOCK_WAIT_MS", 200)
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_lock():
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().filter(code=code).update(touched=row.touched)
+                holding.set()
+                release.wait(timeout=60)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_lock)
+    holder.start()
+    try:
+        assert holding.wait(timeout=60)
+        answer = people[0].post("select", card=card)
+    finally:
+        release.set()
+        holder.join(timeout=60)
+    assert answer.status_code == 286  # htmx swaps it in (4xx and 5xx it would not) and stops
+    assert status_of(answer.content.decode()) == network.BUSY
+    after_row, after = table_of(code)
+    assert after_row.version == row.version and after.seats[0].selected == []
+    assert people[0].post("select", card=card).status_code == 200
+    assert table_of(code)[1].seats[0].selected == [card]
