@@ -6,8 +6,8 @@ in a short transaction that holds the row's lock (PostgreSQL: SELECT ... FOR UPD
 bounded by ``lock_timeout``; SQLite: the write lock taken at BEGIN, its wait bounded by the busy
 timeout) only if the version is still the snapshot's; otherwise it is worked out again from the
 new row. So no table waits on another table's thinking. The version is bumped on each save; the
-page is drawn afterwards, from the seat of the browser that asked, with the viewer at the bottom. A poll compares versions and
-answers 204 without drawing anything when nothing changed.
+page is drawn afterwards, from the seat of the browser that asked, with the viewer at the
+bottom. A poll compares versions and answers 204 without drawing anything when nothing changed.
 
 The browser's cookie holds only seat tokens (``hearts_seats``, sent to /t/ alone); the row holds
 their SHA-256. The solo game's requests never reach this module.
