@@ -33,6 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_ratelimit.core import is_ratelimited
 
 from game import actions, tables
 from game.engine import Game, IllegalMove, check_number
@@ -62,6 +63,12 @@ UNREACHABLE = "The table could not be reached just now, and nothing was changed.
 BUSY = "The table is busy just now, and nothing was changed. Try again in a moment."
 LOCK_WAIT_MS = 3000  # the longest a move waits for the row's lock before it answers BUSY
 TRIES = 8  # a move whose table changed while it was worked out is worked out again this often
+
+
+TOO_MANY_HERE = (
+    "You have dealt many tables in the last hour. Play at one of them, or deal again later."
+)
+TOO_MANY_IN_ALL = "So many tables are being dealt just now that no more can be. Try again later."
 
 
 def idle_limit() -> int:
@@ -406,6 +413,31 @@ def since_of(request: HttpRequest) -> int | None:
 # ---- the Network dialog: be the dealer, or connect --------------------------------------------
 
 
+def browser_key(group: str, request: HttpRequest) -> str:
+    """The browser, by its CSRF cookie (every form post carries it)."""
+    return request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+
+
+def creation_refused(request: HttpRequest) -> str:
+    """Count one table dealt by this browser, from this address and in all (in the shared
+    cache, so every instance counts alike); the sentence to refuse it with, or ""."""
+    limits = [
+        ("tables-browser", browser_key, settings.HEARTS_TABLES_PER_BROWSER, TOO_MANY_HERE),
+        ("tables-address", "ip", settings.HEARTS_TABLES_PER_ADDRESS, TOO_MANY_HERE),
+        (
+            "tables-all",
+            lambda group, request: "all",
+            settings.HEARTS_TABLES_IN_ALL,
+            TOO_MANY_IN_ALL,
+        ),
+    ]
+    refusal = ""
+    for group, key, rate, sentence in limits:
+        if is_ratelimited(request, group=group, key=key, rate=rate, increment=True):
+            refusal = refusal or sentence
+    return refusal
+
+
 @require_http_methods(["GET", "POST"])
 @reachable
 def network_dialog(request: HttpRequest) -> HttpResponse:
@@ -436,6 +468,12 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
         context["message"] = str(refusal)
         response = dialog(request, "network", context)
         response.status_code = 200 if request.htmx else 400
+        return response
+    too_many = creation_refused(request)
+    if too_many:
+        context["message"] = too_many
+        response = dialog(request, "network", context)
+        response.status_code = 429  # htmx-config lets htmx swap a 429 in: it carries the sentence
         return response
     purge()
     token = secrets.token_urlsafe(18)
