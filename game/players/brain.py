@@ -72,8 +72,10 @@ def decide_play(view: View, even: bool = False) -> int:
     ``even``: where others watch how long a decision takes (a network table), a card that
     needs no search (the only legal one, or the only one worth playing) is searched for
     anyway, over the whole hand as if every card were playable, and that search is thrown
-    away: a forced card does the same work as a searched one, so the answer's time does not
-    tell how many legal cards the seat had. The card chosen is the same either way."""
+    away; and no search stops early when one card is left in the running (it spends its whole
+    budget on that card). A forced card does the same work as a searched one, so the answer's
+    time does not tell how many legal cards the seat had. The card chosen is the same either
+    way: a search that goes on with one card left can only choose that card."""
     know = knowledge_of(view)
     first = not view.tricks
     broken = bool(know.gone & HEART_MASK)
@@ -81,9 +83,9 @@ def decide_play(view: View, even: bool = False) -> int:
     candidates = [high(legal)] if legal & (legal - 1) == 0 else _distinct(legal, know)
     if len(candidates) == 1:
         if even:
-            _search(view, know, _distinct(know.hand, know), first, broken)
+            _search(view, know, cards_of(know.hand), first, broken, full=True)
         return candidates[0]
-    return _search(view, know, candidates, first, broken)
+    return _search(view, know, candidates, first, broken, full=even)
 
 
 def _distinct(legal: int, know: Knowledge) -> list[int]:
@@ -102,7 +104,14 @@ def _distinct(legal: int, know: Knowledge) -> list[int]:
     return reps
 
 
-def _search(view: View, know: Knowledge, candidates: list[int], first: bool, broken: bool) -> int:
+def _search(
+    view: View,
+    know: Knowledge,
+    candidates: list[int],
+    first: bool,
+    broken: bool,
+    full: bool = False,
+) -> int:
     Tally.searches += 1
     me = view.seat
     remaining = len(DECK) - view.cards_played
@@ -154,7 +163,7 @@ def _search(view: View, know: Knowledge, candidates: list[int], first: bool, bro
         if seen:
             best_mean = min(totals[k] for k in alive) / seen
             alive = [k for k in alive if totals[k] / seen <= best_mean + PRUNE_MARGIN]
-        if len(alive) == 1 or budget <= 0:
+        if (len(alive) == 1 and not full) or budget <= 0:
             break
     best_key = None
     best = fallback
