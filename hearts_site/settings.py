@@ -49,8 +49,11 @@ MIDDLEWARE = [
     "hearts_site.middleware.ServerTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "hearts_site.middleware.CrossOriginResourcePolicyMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "hearts_site.middleware.CSPMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A network table's poll that finds nothing new is answered here, with the headers above
+    # and nothing below: most requests to the site are such polls.
+    "game.network.QuietPollMiddleware",
     # Refuses what the site will not read (a charset, a large or multipart body) before any
     # middleware below touches request.POST; the middleware above add their headers to it.
     "hearts_site.guard.RequestGuardMiddleware",
