@@ -302,8 +302,9 @@ def descendants(root: int, parents: dict[int, int]) -> set[int]:
     return found
 
 
-def cpu_seconds(pids: set[int]) -> float:
-    """CPU time (user and system) the living processes ``pids`` have used so far."""
+def cpu_seconds(pids: set[int], root: int | None = None) -> float:
+    """CPU time (user and system) the living processes ``pids`` have used so far, and that of
+    the children ``root`` has reaped (a database connection that closed, say)."""
     total = 0
     for pid in pids:
         try:
@@ -311,6 +312,8 @@ def cpu_seconds(pids: set[int]) -> float:
         except OSError:
             continue
         total += int(fields[11]) + int(fields[12])
+        if pid == root:
+            total += int(fields[13]) + int(fields[14])
     return total / TICK
 
 
@@ -338,20 +341,17 @@ class CPUShares:
         parents = process_tree()
         me = os.getpid()
         self.servers = descendants(me, parents) - {me}
-        pg = postmaster(url)
-        self.database = descendants(pg, parents) if pg else set()
+        self.postmaster = postmaster(url)
         self.start = self.read()
 
     def read(self) -> tuple[float, float, float, float]:
         usage = os.times()
-        database = (
-            descendants(next(iter(self.database)), process_tree()) if self.database else set()
-        )
-        self.database |= database
+        pg = self.postmaster
+        database = descendants(pg, process_tree()) if pg else set()
         return (
             usage.user + usage.system,
             cpu_seconds(self.servers),
-            cpu_seconds(self.database),
+            cpu_seconds(database, root=pg),
             machine_seconds(),
         )
 
