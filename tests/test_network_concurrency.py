@@ -227,3 +227,75 @@ def test_a_move_that_cannot_have_the_tables_lock_soon_is_told_the_table_is_busy(
     assert after_row.version == row.version and after.seats[0].selected == []
     assert people[0].post("select", card=card).status_code == 200
     assert table_of(code)[1].seats[0].selected == [card]
+
+
+def test_through_the_servers_front_a_move_goes_through_while_another_table_thinks(monkeypatch):
+    """The same, through the ASGI front that gunicorn serves (hearts_site.asgi, its threads as
+    configured): table A's Start (its computers thinking until the test lets them) and then a
+    card selected at table B go to one process; B's answer is sent while A's is not yet."""
+    import asyncio
+    import urllib.parse
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hearts_site.asgi import application
+
+    slow = Person("Ada")
+    slow.deal(617)
+    others = [Person("Bea"), Person("Cy")]
+    others[0].deal(618)
+    others[1].join(others[0].code)
+    others[0].post("start")
+    b_row, b_state = table_of(others[0].code)
+    card = b_state.game.hand(0)[0]
+    SlowClock.thinking.clear()
+    SlowClock.go.clear()
+    monkeypatch.setattr(network, "thinker", SlowClock)
+    token = "t" * 32
+    events: list[str] = []
+
+    def scope_and_body(person: Person, action: str, form: dict) -> tuple[dict, bytes]:
+        seats = person.client.cookies["hearts_seats"].value
+        body = urllib.parse.urlencode(
+            {"csrfmiddlewaretoken": token, "seq": person.seq(), **form}
+        ).encode()
+        headers = [
+            (b"host", b"testserver"),
+            (b"hx-request", b"true"),
+            (b"cookie", f"csrftoken={token}; hearts_seats={seats}".encode()),
+            (b"content-type", b"application/x-www-form-urlencoded"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        scope = {
+            "type": "http", "method": "POST", "path": f"/t/{person.code}/{action}",
+            "query_string": b"", "headers": headers, "http_version": "1.1", "scheme": "http",
+            "server": ("testserver", 80), "client": ("127.0.0.1", 5000), "root_path": "",
+        }  # fmt: skip
+        return scope, body
+
+    async def request(name: str, scope: dict, body: bytes) -> None:
+        async def receive():
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                events.append(f"{name} answered {message['status']}")
+
+        await application(scope, receive, send)
+
+    async def both() -> None:
+        a = asyncio.ensure_future(request("A", *scope_and_body(slow, "start", {})))
+        loop = asyncio.get_running_loop()
+        assert await loop.run_in_executor(None, SlowClock.thinking.wait, 60)
+        try:
+            await request("B", *scope_and_body(others[0], "select", {"card": card}))
+            assert not a.done() and not SlowClock.go.is_set()  # A is still thinking
+        finally:
+            SlowClock.go.set()
+        await a
+
+    # in a thread of its own: the browser tests leave Playwright's event loop running in this one
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, both()).result(timeout=120)
+    assert events == ["B answered 200", "A answered 200"]
+    assert table_of(others[0].code)[1].seats[0].selected == [card]
+    assert table_of(slow.code)[1].game is not None
