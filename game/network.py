@@ -62,7 +62,9 @@ NO_SEAT = "You have no seat at this table. Open its link to join it while the de
 UNREACHABLE = "The table could not be reached just now, and nothing was changed. Try again."
 BUSY = "The table is busy just now, and nothing was changed. Try again in a moment."
 LOCK_WAIT_MS = 3000  # the longest a move waits for the row's lock before it answers BUSY
-TRIES = 8  # a move whose table changed while it was worked out is worked out again this often
+# A move whose table changed while it was worked out is worked out again, at most this often:
+# each time means another move at the table was saved, so it is bounded by what people do there.
+TRIES = 32
 
 
 TOO_MANY_HERE = (

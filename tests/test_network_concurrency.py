@@ -5,7 +5,7 @@ BEGIN, makes them queue)."""
 import threading
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 
 from game import actions, network
 from game.engine import Game
@@ -250,6 +250,8 @@ def test_through_the_servers_front_a_move_goes_through_while_another_table_think
     SlowClock.thinking.clear()
     SlowClock.go.clear()
     monkeypatch.setattr(network, "thinker", SlowClock)
+    # the front's threads close their connections after each request, as the test's own do
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     token = "t" * 32
     events: list[str] = []
 
@@ -282,12 +284,15 @@ def test_through_the_servers_front_a_move_goes_through_while_another_table_think
 
         await application(scope, receive, send)
 
+    start_a = scope_and_body(slow, "start", {})
+    select_b = scope_and_body(others[0], "select", {"card": card})
+
     async def both() -> None:
-        a = asyncio.ensure_future(request("A", *scope_and_body(slow, "start", {})))
+        a = asyncio.ensure_future(request("A", *start_a))
         loop = asyncio.get_running_loop()
         assert await loop.run_in_executor(None, SlowClock.thinking.wait, 60)
         try:
-            await request("B", *scope_and_body(others[0], "select", {"card": card}))
+            await request("B", *select_b)
             assert not a.done() and not SlowClock.go.is_set()  # A is still thinking
         finally:
             SlowClock.go.set()
