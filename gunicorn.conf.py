@@ -16,11 +16,11 @@ def _cores() -> int:
 # gunicorn's own ASGI worker (asyncio) reads the requests: a slow client costs an idle socket,
 # not a worker or a thread, so slow clients cannot hold the site (sync workers, and gthread's
 # threads once a request has begun, wait on each client's bytes). hearts_site.asgi then runs
-# Django's WSGI handler in two thread pools per process: moves (POST, CPU work, mostly the
-# computer players' thinking) queue for one thread; pages, /healthz and static files have
-# threads of their own and are never queued behind a move. One process per core does the CPU
-# work; the cap keeps a small container with many visible cores inside its memory (each worker
-# is a whole Django).
+# Django's WSGI handler in two thread pools per process: moves (POST; the computer players'
+# thinking among them is one at a time per process) have a few threads; pages, /healthz and
+# static files have threads of their own and are never queued behind a move. One process per
+# core does the CPU work; the cap keeps a small container with many visible cores inside its
+# memory (each worker is a whole Django).
 MAX_DEFAULT_WORKERS = 12
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"

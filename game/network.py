@@ -1,10 +1,13 @@
 """The Hearts Network: friends at one table from a link, computers in the empty seats.
 
-Short function views over ``game.tables``. Each request reads the table's row; a change happens
-in one transaction that holds the row's lock (PostgreSQL: SELECT ... FOR UPDATE; SQLite: the
-write lock taken at BEGIN), bumps the version and commits; the page is drawn afterwards, from
-the seat of the browser that asked, with the viewer at the bottom. A poll compares versions and
-answers 204 without drawing anything when nothing changed.
+Short function views over ``game.tables``. Each request reads the table's row; a move is worked
+out (the computer players' thinking included) from that snapshot with no lock held, then saved
+in a short transaction that holds the row's lock (PostgreSQL: SELECT ... FOR UPDATE, its wait
+bounded by ``lock_timeout``; SQLite: the write lock taken at BEGIN, its wait bounded by the busy
+timeout) only if the version is still the snapshot's; otherwise it is worked out again from the
+new row. So no table waits on another table's thinking. The version is bumped on each save; the
+page is drawn afterwards, from the seat of the browser that asked, with the viewer at the
+bottom. A poll compares versions and answers 204 without drawing anything when nothing changed.
 
 The browser's cookie holds only seat tokens (``hearts_seats``, sent to /t/ alone); the row holds
 their SHA-256. The solo game's requests never reach this module.
@@ -30,8 +33,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_ratelimit.core import is_ratelimited
 
-from game import players, tables
+from game import actions, players, tables
 from game.engine import Game, IllegalMove, check_number
 from game.last_trick import last_trick_view, why_none
 from game.models import Table
@@ -58,6 +62,17 @@ NO_TABLE = (
 )
 NO_SEAT = "You have no seat at this table. Open its link to join it while the dealer waits."
 UNREACHABLE = "The table could not be reached just now, and nothing was changed. Try again."
+BUSY = "The table is busy just now, and nothing was changed. Try again in a moment."
+LOCK_WAIT_MS = 3000  # the longest a move waits for the row's lock before it answers BUSY
+# A move whose table changed while it was worked out is worked out again, at most this often:
+# each time means another move at the table was saved, so it is bounded by what people do there.
+TRIES = 32
+
+
+TOO_MANY_HERE = (
+    "You have dealt many tables in the last hour. Play at one of them, or deal again later."
+)
+TOO_MANY_IN_ALL = "So many tables are being dealt just now that no more can be. Try again later."
 
 
 def idle_limit() -> int:
@@ -178,6 +193,49 @@ def fetch(code: str, lock: bool = False) -> Table | None:
     return row
 
 
+class Busy(Exception):
+    """The row's lock was not had within LOCK_WAIT_MS, or the table kept changing."""
+
+
+def busy_error(error: BaseException) -> bool:
+    """Whether a database error is a lock wait that ran out (PostgreSQL's lock_not_available,
+    SQLite's "database is locked"): the table is busy, not broken."""
+    cause = error.__cause__ or error
+    if getattr(cause, "sqlstate", None) == "55P03" or getattr(cause, "pgcode", None) == "55P03":
+        return True
+    return "database is locked" in str(cause)
+
+
+def bound_lock_wait() -> None:
+    """Bound the wait for a lock: on PostgreSQL for this transaction (call inside it), on SQLite
+    for this connection's next BEGIN (call before it; the write lock is taken at BEGIN)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"SET LOCAL lock_timeout = {int(LOCK_WAIT_MS)}")
+        elif connection.vendor == "sqlite":
+            cursor.execute(f"PRAGMA busy_timeout = {int(LOCK_WAIT_MS)}")
+
+
+def save_if_current(row: Table, state: tables.TableState) -> bool:
+    """Save ``state`` over ``row`` if the table's version is still the row's; False when another
+    request saved first (or the table is gone). The lock is held only for this."""
+    if connection.vendor == "sqlite":
+        bound_lock_wait()
+    with transaction.atomic():
+        if connection.vendor != "sqlite":
+            bound_lock_wait()
+        current = (
+            Table.objects.select_for_update()
+            .filter(pk=row.pk)
+            .values_list("version", flat=True)
+            .first()
+        )
+        if current != row.version:
+            return False
+        save(row, state)
+    return True
+
+
 def save(row: Table, state: tables.TableState) -> None:
     state.stamp_waits(now_seconds())
     row.version += 1
@@ -198,12 +256,15 @@ def reachable(view):
         except Exception as error:
             # Django wraps most driver errors, not all: a cursor closed on a lost connection
             # raises the driver's own (sqlite3.ProgrammingError, for one).
-            if not isinstance(error, DatabaseError | connection.Database.Error):
+            is_busy = isinstance(error, Busy)
+            if not is_busy and not isinstance(error, DatabaseError | connection.Database.Error):
                 raise
-            log.warning("network table: the database failed", exc_info=True)
+            is_busy = is_busy or busy_error(error)
+            if not is_busy:
+                log.warning("network table: the database failed", exc_info=True)
             code = kwargs.get("code", "")
             back = reverse("network:table", args=[code]) if CODE_PATTERN.fullmatch(code) else ""
-            return notice(request, UNREACHABLE, status=503, back=back)
+            return notice(request, BUSY if is_busy else UNREACHABLE, status=503, back=back)
 
     return guarded
 
@@ -460,11 +521,37 @@ def whole(value: str) -> int | None:
 
 
 def since_of(request: HttpRequest) -> int | None:
+    """The version a page showed, from ?v=: ASCII digits only (str.isdigit() takes "²")."""
     value = request.GET.get("v", "")
-    return int(value) if value.isdigit() and len(value) < 10 else None
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
 
 
 # ---- the Network dialog: be the dealer, or connect --------------------------------------------
+
+
+def browser_key(group: str, request: HttpRequest) -> str:
+    """The browser, by its CSRF cookie (every form post carries it)."""
+    return request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+
+
+def creation_refused(request: HttpRequest) -> str:
+    """Count one table dealt by this browser, from this address and in all (in the shared
+    cache, so every instance counts alike); the sentence to refuse it with, or ""."""
+    limits = [
+        ("tables-browser", browser_key, settings.HEARTS_TABLES_PER_BROWSER, TOO_MANY_HERE),
+        ("tables-address", "ip", settings.HEARTS_TABLES_PER_ADDRESS, TOO_MANY_HERE),
+        (
+            "tables-all",
+            lambda group, request: "all",
+            settings.HEARTS_TABLES_IN_ALL,
+            TOO_MANY_IN_ALL,
+        ),
+    ]
+    refusal = ""
+    for group, key, rate, sentence in limits:
+        if is_ratelimited(request, group=group, key=key, rate=rate, increment=True):
+            refusal = refusal or sentence
+    return refusal
 
 
 @require_http_methods(["GET", "POST"])
@@ -501,6 +588,12 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
         context["message"] = str(refusal)
         response = dialog(request, "network", context)
         response.status_code = 200 if request.htmx else 400
+        return response
+    too_many = creation_refused(request)
+    if too_many:
+        context["message"] = too_many
+        response = dialog(request, "network", context)
+        response.status_code = 429  # htmx-config lets htmx swap a 429 in: it carries the sentence
         return response
     purge()
     token = secrets.token_urlsafe(18)
@@ -550,29 +643,67 @@ def nothing_new() -> HttpResponse:
     nothing on a 204."""
     response = HttpResponse(status=204)
     del response["Content-Type"]
+    response["Cache-Control"] = "no-store"  # a caching proxy must not answer the next poll
     response._csp_exempt = True  # django-csp's own flag, as its @csp_exempt sets it
     response.xframe_options_exempt = True
     return response
+
+
+QUIET_SQL = "SELECT 1 FROM {table} WHERE code = %s AND version = %s AND touched >= %s"
+
+
+def quiet(code: str, since: int | None, redraw: int | None) -> bool:
+    """Whether a page showing version ``since`` of this table has nothing new to draw: the
+    version is current, the table alive, and the time the page said it must be redrawn
+    (``redraw``, a Unix second from ?i=, when a seat's replace button falls due) has not come.
+    One indexed query of one row, no model built."""
+    if since is None or not CODE_PATTERN.fullmatch(code):
+        return False
+    now = timezone.now()
+    if redraw is not None and 0 < redraw <= now.timestamp():
+        return False
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            QUIET_SQL.format(table=connection.ops.quote_name(Table._meta.db_table)),
+            [code, since, adapt(now - LIFETIME)],
+        )
+        return cursor.fetchone() is not None
+
+
+POLL_PATH = re.compile(r"/t/([A-Za-z0-9_-]{22})/poll")
+
+
+class QuietPollMiddleware:
+    """Answer a poll that finds nothing new (most of them) before the rest of the stack: no
+    session, CSRF, URL routing or view, only ``quiet``'s query. Placed under the middleware
+    that add the security headers, so the 204 carries them; any other request, or a poll
+    that finds something, goes on to the ``poll`` view."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        found = POLL_PATH.fullmatch(request.path_info)
+        if (
+            found
+            and request.method in ("GET", "HEAD")
+            and not request.META.get("CONTENT_LENGTH")
+            and quiet(found.group(1), since_of(request), whole(request.GET.get("i", "")))
+        ):
+            return nothing_new()
+        return self.get_response(request)
 
 
 @require_safe
 @reachable
 def poll(request: HttpRequest, code: str) -> HttpResponse:
     """htmx asks every two seconds: 204 (nothing drawn) while the version it holds is current,
-    and while the idle limit has not passed since it drew idle players without their button."""
-    found = (
-        Table.objects.filter(code=code).values_list("version", "touched").first()
-        if CODE_PATTERN.fullmatch(code)
-        else None
-    )
+    and while the idle limit has not passed since it drew idle players without their button
+    (QuietPollMiddleware answers most of those before the view)."""
     since = since_of(request)
-    if found is not None:
-        version, touched = found
-        now = timezone.now()
-        redraw = whole(request.GET.get("i", ""))  # the page's redraw_at, when a button is due
-        due = redraw is not None and 0 < redraw <= now.timestamp()
-        if version == since and now - touched < LIFETIME and not due:
-            return nothing_new()
+    if quiet(code, since, whole(request.GET.get("i", ""))):
+        return nothing_new()
     seen = seated(request, code, since)
     if isinstance(seen, HttpResponse):
         return seen
@@ -598,8 +729,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     if not name:
         return notice(request, "Please type your name.", 400, join=code)
     token = secrets.token_urlsafe(18)
-    with transaction.atomic():
-        row = fetch(code, lock=True)
+    for _ in range(TRIES):
+        row = fetch(code)
         if row is None:
             return notice(request, NO_TABLE, 404)
         state = tables.TableState.from_json(row.state)
@@ -613,18 +744,29 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             if state.game is None and len(state.seats) < 4:  # a name refused: ask again
                 return notice(request, str(refusal), 409, join=code)
             return notice(request, str(refusal), 409)
-        save(row, state)
+        if save_if_current(row, state):
+            break
+    else:
+        raise Busy
     response = see(code)
     remember_seat(request, response, code, token)
     return response
 
 
+def thinker() -> actions.Clock:
+    """What the computer players at a table think through: the solo game's Clock, whose
+    semaphore lets one request of a process think at a time."""
+    return actions.Clock()
+
+
 def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) -> HttpResponse:
-    """One action of the seat this browser holds, under the row's lock; a refusal changes
-    nothing. htmx gets the table drawn from that seat; a plain form a 303 back to it."""
-    message = ""
-    with transaction.atomic():
-        row = fetch(code, lock=True)
+    """One action of the seat this browser holds, worked out from a snapshot of the row with no
+    lock held and saved only if the table has not changed meanwhile (else worked out again); a
+    refusal changes nothing. htmx gets the table drawn from that seat; a plain form a 303."""
+    clock = thinker()
+    for _ in range(TRIES):
+        message = ""
+        row = fetch(code)
         if row is None:
             return notice(request, NO_TABLE, 404)
         state = tables.TableState.from_json(row.state)
@@ -634,16 +776,19 @@ def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) 
         since = row.version
         if request.POST.get("seq") != str(state.seats[seat].seq):
             message = STALE
-        else:
-            try:
-                action(state, seat, row)
-            except IllegalMove as refusal:
-                message = str(refusal)
-                state = tables.TableState.from_json(row.state)
-            else:
-                state.seats[seat].seq += 1
-                tables.advance(state)
-                save(row, state)
+            break
+        try:
+            action(state, seat, row)
+        except IllegalMove as refusal:
+            message = str(refusal)
+            state = tables.TableState.from_json(row.state)
+            break
+        state.seats[seat].seq += 1
+        tables.advance(state, clock.think)
+        if save_if_current(row, state):
+            break
+    else:
+        raise Busy
     seen = Seen(row, state, seat, since, own_card_placed and bool(request.htmx) and not message)
     if request.htmx or message:
         return draw(request, seen, message)

@@ -334,22 +334,29 @@ def sit_down(state: TableState, seat: int) -> None:
     me.away = False
 
 
-def advance(state: TableState) -> None:
+def decide(fn, *args):
+    """Ask a computer player directly: ``advance``'s default thinker."""
+    return fn(*args)
+
+
+def advance(state: TableState, think=decide) -> None:
     """The computer players move until a person is needed; with everyone ready after a hand,
-    the next hand is dealt (or, after the last, a new game for the same people)."""
+    the next hand is dealt (or, after the last, a new game for the same people). Each decision
+    goes through ``think(fn, *args)``: the site passes ``game.actions.Clock.think``, which lets
+    one request of a process think at a time."""
     game = state.game
     while game is not None:
         if game.phase == "passing":
             for seat in SEATS:
                 if not state.seats[seat].present and not game.has_passed(seat):
-                    _pass(state, seat, players.choose_pass(game, seat))
+                    _pass(state, seat, think(players.choose_pass, game, seat))
             if game.phase == "passing":
                 return
         elif game.phase == "playing":
             turn = game.turn
             if state.seats[turn].present:
                 return
-            game.play(turn, players.choose_play(game, turn))
+            game.play(turn, think(players.choose_even_play, game, turn))
         else:
             people = [seat for seat in state.seats if seat.present]
             if not people or not all(seat.ready for seat in people):

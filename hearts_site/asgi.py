@@ -11,9 +11,12 @@ from hearts_site.bridge import Bridge
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 # A thread that wants the interpreter gets it from a thinking move within 1 ms instead of 5.
 sys.setswitchinterval(0.001)
-# Threads per process: pages and /healthz (light, mostly waiting on nothing), and moves (CPU).
+# Threads per process: pages and /healthz (light, mostly waiting on nothing), and moves. The
+# computer players' thinking, the CPU work of a move, is one at a time per process by its own
+# semaphore (game.actions.Clock); the other move threads serve the moves that need no thinking,
+# so a move at one network table does not queue behind another table's thinking.
 application = Bridge(
     get_wsgi_application(),
     pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 8),
-    moves=int(os.environ.get("HEARTS_MOVE_THREADS") or 1),
+    moves=int(os.environ.get("HEARTS_MOVE_THREADS") or 4),
 )

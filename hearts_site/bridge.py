@@ -3,11 +3,11 @@
 gunicorn's ``asgi`` worker reads every request's headers and body on its event loop, so a slow
 client costs an idle socket, never a thread. Once a request is whole, it runs through Django's
 plain WSGI handler (the same middleware and views as everywhere, in one thread hop) in one of
-two pools: moves (POST), which are CPU work, mostly the computer players' thinking, queue for a
-few threads; everything else (pages, /healthz, static files) has threads of its own and never
-waits behind a move. Run side by side, moves would only share the interpreter and slow down
-everything else in the process; queued, the process does the same work and answers the rest
-between two moves. The time a request waited for its thread is its Server-Timing ``queue``.
+two pools: moves (POST) run in a few threads of their own, and the CPU work among them, the
+computer players' thinking, is one at a time per process (game.actions.Clock), so a move that
+needs no thinking does not queue behind one that does; everything else (pages, /healthz,
+static files) has threads of its own and never waits behind a move. The time a request waited
+for its thread is its Server-Timing ``queue``.
 
 The body is read only after ``hearts_site.guard.refusal`` has accepted the headers (so at most
 ``MAX_BODY_BYTES``, in memory); a refused request reaches Django with no body, and the guard

@@ -3,6 +3,7 @@
 import re
 import time
 
+from csp.middleware import CSPMiddleware as BaseCSPMiddleware
 from django.conf import settings
 
 QUEUE_KEY = "hearts.queue_ms"  # hearts_site.bridge.QUEUE_KEY, without importing the front
@@ -52,3 +53,13 @@ class ServerTimingMiddleware:
                 total += queue
             response.headers["Server-Timing"] = f"{header}, total;dur={total:.1f}"
         return response
+
+
+class CSPMiddleware(BaseCSPMiddleware):
+    """django-csp's middleware, which builds the policy for every response, even one exempt
+    from it: a response marked exempt (the quiet poll's 204) is passed by untouched."""
+
+    def process_response(self, request, response):
+        if getattr(response, "_csp_exempt", False):
+            return response
+        return super().process_response(request, response)

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "csp",
     "django_htmx",
+    "django_ratelimit",
     "game",
 ]
 
@@ -48,8 +49,11 @@ MIDDLEWARE = [
     "hearts_site.middleware.ServerTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "hearts_site.middleware.CrossOriginResourcePolicyMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "hearts_site.middleware.CSPMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A network table's poll that finds nothing new is answered here, with the headers above
+    # and nothing below: most requests to the site are such polls.
+    "game.network.QuietPollMiddleware",
     # Refuses what the site will not read (a charset, a large or multipart body) before any
     # middleware below touches request.POST; the middleware above add their headers to it.
     "hearts_site.guard.RequestGuardMiddleware",
@@ -100,6 +104,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         transaction_mode="IMMEDIATE", timeout=20, init_command="PRAGMA journal_mode=WAL;"
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Creating network tables is limited (game.network.creation_refused, with django-ratelimit): per
+# browser cookie, per IP address and in total, counted in the database that every instance
+# shares (Django's database cache, its table made by the game's migrations), so every instance
+# sees the same counts. The database cache's increment is a read and a write, not atomic: a
+# burst of simultaneous creations may count a few short, which bounds abuse all the same.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "shared": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "hearts_shared_cache",
+    },
+}
+RATELIMIT_USE_CACHE = "shared"
+# The address a limit counts by: REMOTE_ADDR, or (behind a platform's router, which sets it)
+# the header named here, such as HTTP_X_FORWARDED_FOR's first address.
+RATELIMIT_IP_META_KEY = os.environ.get("HEARTS_CLIENT_IP_HEADER") or None
+HEARTS_TABLES_PER_BROWSER = os.environ.get("HEARTS_TABLES_PER_BROWSER") or "10/h"
+HEARTS_TABLES_PER_ADDRESS = os.environ.get("HEARTS_TABLES_PER_ADDRESS") or "30/h"
+HEARTS_TABLES_IN_ALL = os.environ.get("HEARTS_TABLES_IN_ALL") or "2000/h"
+# django-ratelimit warns of the database cache's non-atomic increment; see above for why it is
+# the right cache here all the same (the only thing the instances share is the database).
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 # Django's signed-cookie sessions, telling the game when a cookie came but could not be read.
 SESSION_ENGINE = "game.session"

@@ -5,9 +5,11 @@ BEGIN, makes them queue)."""
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, connections, transaction
 
+from game import actions, network
 from game.engine import Game
+from game.models import Table
 from tests.network_support import Person, needed, status_of, table_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -129,3 +131,176 @@ def test_everyone_acting_as_fast_as_they_can_through_a_hand_loses_no_move():
     assert state.game.phase in ("hand_over", "game_over")
     assert state.game.tricks_played == 13
     assert sum(accepted) == 12 + 4 + 4 + 52
+
+
+class SlowClock(actions.Clock):
+    """A computer player who thinks until the test lets it: the Clock the table's view uses,
+    whose every decision first waits for ``go``. ``thinking`` is set when one begins."""
+
+    thinking = threading.Event()
+    go = threading.Event()
+
+    def think(self, fn, *args):
+        def slowly(*inner):
+            SlowClock.thinking.set()
+            assert SlowClock.go.wait(timeout=60), "the test never let the computer finish"
+            return fn(*inner)
+
+        return super().think(slowly, *args)
+
+
+def test_a_move_at_one_table_goes_through_while_a_computer_thinks_at_another(monkeypatch):
+    """Table A's dealer presses Start and its computers begin to think (slowly, until the test
+    says). Meanwhile a person at table B selects a card: the move is saved and answered while
+    A's computers are still thinking, then A's start is saved too."""
+    slow = Person("Ada")
+    slow.deal(617)
+    others = [Person("Bea"), Person("Cy")]
+    others[0].deal(618)
+    others[1].join(others[0].code)
+    others[0].post("start")
+    b_row, b_state = table_of(others[0].code)
+    card = b_state.game.hand(0)[0]
+    SlowClock.thinking.clear()
+    SlowClock.go.clear()
+    monkeypatch.setattr(network, "thinker", SlowClock)
+    events: list[str] = []
+
+    def start_a():
+        try:
+            answer = slow.post("start")
+            events.append(f"A answered {answer.status_code}")
+        finally:
+            connection.close()
+
+    a = threading.Thread(target=start_a)
+    a.start()
+    try:
+        assert SlowClock.thinking.wait(timeout=60)
+        answer = others[0].post("select", card=card)
+        events.append(f"B answered {answer.status_code}")
+        assert a.is_alive() and not SlowClock.go.is_set()  # A is still thinking
+    finally:
+        SlowClock.go.set()
+        a.join(timeout=120)
+    assert events == ["B answered 200", "A answered 200"]
+    after_row, after = table_of(others[0].code)
+    assert after_row.version == b_row.version + 1
+    assert after.seats[0].selected == [card]
+    a_row, a_state = table_of(slow.code)
+    assert a_state.game is not None and a_state.game.phase in ("passing", "playing")
+
+
+def test_a_move_that_cannot_have_the_tables_lock_soon_is_told_the_table_is_busy(monkeypatch):
+    """Another connection holds the table's lock (a write transaction on SQLite, the row's lock
+    on PostgreSQL) for longer than a move may wait: the move answers a sentence, changes
+    nothing, and the same move goes through once the lock is let go."""
+    people = [Person("Ada"), Person("Bea")]
+    code = people[0].deal(617)
+    people[1].join(code)
+    people[0].post("start")
+    row, state = table_of(code)
+    card = state.game.hand(0)[0]
+    monkeypatch.setattr(network, "LOCK_WAIT_MS", 200)
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_lock():
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().filter(code=code).update(touched=row.touched)
+                holding.set()
+                release.wait(timeout=60)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_lock)
+    holder.start()
+    try:
+        assert holding.wait(timeout=60)
+        answer = people[0].post("select", card=card)
+    finally:
+        release.set()
+        holder.join(timeout=60)
+    assert answer.status_code == 286  # htmx swaps it in (4xx and 5xx it would not) and stops
+    assert status_of(answer.content.decode()) == network.BUSY
+    after_row, after = table_of(code)
+    assert after_row.version == row.version and after.seats[0].selected == []
+    assert people[0].post("select", card=card).status_code == 200
+    assert table_of(code)[1].seats[0].selected == [card]
+
+
+def test_through_the_servers_front_a_move_goes_through_while_another_table_thinks(monkeypatch):
+    """The same, through the ASGI front that gunicorn serves (hearts_site.asgi, its threads as
+    configured): table A's Start (its computers thinking until the test lets them) and then a
+    card selected at table B go to one process; B's answer is sent while A's is not yet."""
+    import asyncio
+    import urllib.parse
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hearts_site.asgi import application
+
+    slow = Person("Ada")
+    slow.deal(617)
+    others = [Person("Bea"), Person("Cy")]
+    others[0].deal(618)
+    others[1].join(others[0].code)
+    others[0].post("start")
+    b_row, b_state = table_of(others[0].code)
+    card = b_state.game.hand(0)[0]
+    SlowClock.thinking.clear()
+    SlowClock.go.clear()
+    monkeypatch.setattr(network, "thinker", SlowClock)
+    # the front's threads close their connections after each request, as the test's own do
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+    token = "t" * 32
+    events: list[str] = []
+
+    def scope_and_body(person: Person, action: str, form: dict) -> tuple[dict, bytes]:
+        seats = person.client.cookies["hearts_seats"].value
+        body = urllib.parse.urlencode(
+            {"csrfmiddlewaretoken": token, "seq": person.seq(), **form}
+        ).encode()
+        headers = [
+            (b"host", b"testserver"),
+            (b"hx-request", b"true"),
+            (b"cookie", f"csrftoken={token}; hearts_seats={seats}".encode()),
+            (b"content-type", b"application/x-www-form-urlencoded"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        scope = {
+            "type": "http", "method": "POST", "path": f"/t/{person.code}/{action}",
+            "query_string": b"", "headers": headers, "http_version": "1.1", "scheme": "http",
+            "server": ("testserver", 80), "client": ("127.0.0.1", 5000), "root_path": "",
+        }  # fmt: skip
+        return scope, body
+
+    async def request(name: str, scope: dict, body: bytes) -> None:
+        async def receive():
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                events.append(f"{name} answered {message['status']}")
+
+        await application(scope, receive, send)
+
+    start_a = scope_and_body(slow, "start", {})
+    select_b = scope_and_body(others[0], "select", {"card": card})
+
+    async def both() -> None:
+        a = asyncio.ensure_future(request("A", *start_a))
+        loop = asyncio.get_running_loop()
+        assert await loop.run_in_executor(None, SlowClock.thinking.wait, 60)
+        try:
+            await request("B", *select_b)
+            assert not a.done() and not SlowClock.go.is_set()  # A is still thinking
+        finally:
+            SlowClock.go.set()
+        await a
+
+    # in a thread of its own: the browser tests leave Playwright's event loop running in this one
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, both()).result(timeout=120)
+    assert events == ["B answered 200", "A answered 200"]
+    assert table_of(others[0].code)[1].seats[0].selected == [card]
+    assert table_of(slow.code)[1].game is not None

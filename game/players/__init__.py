@@ -11,7 +11,7 @@ from game.engine import DECK, Game
 from .brain import decide_pass, decide_play
 from .view import View, view_of
 
-__all__ = ["View", "choose_pass", "choose_play", "view_of"]
+__all__ = ["View", "choose_even_play", "choose_pass", "choose_play", "view_of"]
 
 
 def choose_pass(game: Game, seat: int) -> list[str]:
@@ -26,3 +26,11 @@ def choose_play(game: Game, seat: int) -> str:
     if game.turn != seat:
         raise ValueError("it is not that seat's turn")
     return DECK[decide_play(view_of(game, seat))].code
+
+
+def choose_even_play(game: Game, seat: int) -> str:
+    """``choose_play``'s card, decided with the same work whether or not it was forced: for a
+    table where the others see how long the computer took (see ``decide_play``)."""
+    if game.turn != seat:
+        raise ValueError("it is not that seat's turn")
+    return DECK[decide_play(view_of(game, seat), even=True)].code

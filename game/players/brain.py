@@ -59,20 +59,36 @@ LENGTH_RELIEF = 0.4
 LONG_SPADES = 5
 
 
-def decide_play(view: View, core=None) -> int:
+class Tally:
+    """Searches run and cards simulated by this process, to show that work is done (not timed)."""
+
+    searches = 0
+    cards = 0
+
+
+def decide_play(view: View, core=None, even: bool = False) -> int:
     """The card to play, as an index; the view must be at this seat's turn. ``core`` is the form
     of ``game.players.sim`` the search runs in (by default the compiled one if it loaded): both
-    give the same card."""
+    give the same card.
+
+    ``even``: where others watch how long a decision takes (a network table), a card that
+    needs no search (the only legal one, or the only one worth playing) is searched for
+    anyway, over the whole hand as if every card were playable, and that search is thrown
+    away; and no search stops early when one card is left in the running (it spends its whole
+    budget on that card). A forced card does the same work as a searched one, so the answer's
+    time does not tell how many legal cards the seat had. The card chosen is the same either
+    way: a search that goes on with one card left can only choose that card."""
     know = knowledge_of(view)
     first = not view.tricks
     broken = bool(know.gone & HEART_MASK)
     legal = legal_mask(know.hand, view.trick, first, broken)
-    if legal & (legal - 1) == 0:
-        return high(legal)
-    candidates = _distinct(legal, know)
+    candidates = [high(legal)] if legal & (legal - 1) == 0 else _distinct(legal, know)
     if len(candidates) == 1:
+        if even:
+            _search(view, know, cards_of(know.hand), first, broken, core or jit.core(), full=True)
         return candidates[0]
-    return _search(view, know, candidates, first, broken, core or jit.core())
+    core = core or jit.core()
+    return _search(view, know, candidates, first, broken, core, full=even)
 
 
 def _distinct(legal: int, know: Knowledge) -> list[int]:
@@ -92,8 +108,15 @@ def _distinct(legal: int, know: Knowledge) -> list[int]:
 
 
 def _search(
-    view: View, know: Knowledge, candidates: list[int], first: bool, broken: bool, core
+    view: View,
+    know: Knowledge,
+    candidates: list[int],
+    first: bool,
+    broken: bool,
+    core,
+    full: bool = False,
 ) -> int:
+    Tally.searches += 1
     me = view.seat
     remaining = len(DECK) - view.cards_played
     rng = SplitMix64.for_key(PLAY_STREAM, view.number, view.hand_number, view.cards_played, me)
@@ -156,12 +179,13 @@ def _search(
                 record,
             )
         budget -= deals * len(alive) * remaining
+        Tally.cards += deals * len(alive) * remaining
         seen += deals
         totals = [float(t) for t in sums]
         if seen:
             best_mean = min(totals[k] for k in alive) / seen
             alive = [k for k in alive if totals[k] / seen <= best_mean + PRUNE_MARGIN]
-        if len(alive) == 1 or budget <= 0:
+        if (len(alive) == 1 and not full) or budget <= 0:
             break
     best_key = None
     best = fallback

@@ -540,6 +540,24 @@
     }
   });
 
+  // A network table's answers may arrive out of order (a poll sent before a move, answered
+  // after it): each carries its table's version, and an answer older than the table already
+  // drawn is not swapped in.
+  function drawnVersion() {
+    var poll = $("#table .net-poll");
+    return poll ? Number(poll.getAttribute("data-version")) : null;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.target || detail.target.id !== "table" || !detail.xhr) return;
+    var found = /class="net-poll"[^>]*data-version="(\d+)"/.exec(detail.xhr.responseText || "");
+    var drawn = drawnVersion();
+    if (found && drawn !== null && Number(found[1]) < drawn) {
+      detail.shouldSwap = false;
+    }
+  });
+
   document.addEventListener("htmx:beforeRequest", function () {
     var cards = handCards();
     var at = cards.indexOf(document.activeElement);
