@@ -871,14 +871,7 @@ def last_trick(request: HttpRequest, code: str) -> HttpResponse:
     if game is not None:
         names = [at.state.seats[(i + seat) % 4].name for i in range(4)]
         seen = last_trick_view(rotate(game, seat), 0, names)
-    context = {"seen": seen, "why_none": why_none(game)}
-    template = "game/dialog_last_trick.html"
-    if not request.htmx:
-        return draw(request, at, dialog=template, extra=context)
-    response = render(request, template, context)
-    response["Cache-Control"] = "no-store"
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return dialog(request, at, "game/dialog_last_trick.html", seen=seen, why_none=why_none(game))
 
 
 # ---- the Game menu's score, hint and undo ------------------------------------------------------
@@ -894,8 +887,11 @@ def score(request: HttpRequest, code: str) -> HttpResponse:
     if isinstance(at, HttpResponse):
         return at
     sheet_view = None if at.state.game is None else seat_view(at, Options())[1]
-    context = {"sheet_view": sheet_view}
-    template = "game/dialog_score.html"
+    return dialog(request, at, "game/dialog_score.html", sheet_view=sheet_view)
+
+
+def dialog(request: HttpRequest, at: Seen, template: str, **context) -> HttpResponse:
+    """A dialog over this seat's table: the fragment for htmx, else the whole page under it."""
     if not request.htmx:
         return draw(request, at, dialog=template, extra=context)
     response = render(request, template, context)
