@@ -149,10 +149,9 @@ class SlowClock(actions.Clock):
         return super().think(slowly, *args)
 
 
-def test_a_move_at_one_table_goes_through_while_a_computer_thinks_at_another(monkeypatch):
-    """Table A's dealer presses Start and its computers begin to think (slowly, until the test
-    says). Meanwhile a person at table B selects a card: the move is saved and answered while
-    A's computers are still thinking, then A's start is saved too."""
+def two_tables_one_slow(monkeypatch):
+    """Table A (Ada alone, three computers, not started) and table B (Bea and Cy, started), the
+    computers' thinking made slow until the test says: Ada, [Bea, Cy], B's row, a card of Bea's."""
     slow = Person("Ada")
     slow.deal(617)
     others = [Person("Bea"), Person("Cy")]
@@ -164,6 +163,14 @@ def test_a_move_at_one_table_goes_through_while_a_computer_thinks_at_another(mon
     SlowClock.thinking.clear()
     SlowClock.go.clear()
     monkeypatch.setattr(network, "thinker", SlowClock)
+    return slow, others, b_row, card
+
+
+def test_a_move_at_one_table_goes_through_while_a_computer_thinks_at_another(monkeypatch):
+    """Table A's dealer presses Start and its computers begin to think (slowly, until the test
+    says). Meanwhile a person at table B selects a card: the move is saved and answered while
+    A's computers are still thinking, then A's start is saved too."""
+    slow, others, b_row, card = two_tables_one_slow(monkeypatch)
     events: list[str] = []
 
     def start_a():
@@ -239,17 +246,7 @@ def test_through_the_servers_front_a_move_goes_through_while_another_table_think
 
     from hearts_site.asgi import application
 
-    slow = Person("Ada")
-    slow.deal(617)
-    others = [Person("Bea"), Person("Cy")]
-    others[0].deal(618)
-    others[1].join(others[0].code)
-    others[0].post("start")
-    b_row, b_state = table_of(others[0].code)
-    card = b_state.game.hand(0)[0]
-    SlowClock.thinking.clear()
-    SlowClock.go.clear()
-    monkeypatch.setattr(network, "thinker", SlowClock)
+    slow, others, b_row, card = two_tables_one_slow(monkeypatch)
     # the front's threads close their connections after each request, as the test's own do
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     token = "t" * 32
