@@ -181,12 +181,12 @@ def purge_now_and_then() -> None:
         purge()
 
 
-def fetch(code: str, lock: bool = False) -> Table | None:
-    """The live table with this code, or None; an expired one is removed on the way."""
+def fetch(code: str) -> Table | None:
+    """The live table with this code, or None; an expired one is removed on the way. A change
+    is saved by ``save_if_current``, which takes the row's lock itself."""
     if not CODE_PATTERN.fullmatch(code):
         return None
-    rows = Table.objects.select_for_update() if lock else Table.objects
-    row = rows.filter(code=code).first()
+    row = Table.objects.filter(code=code).first()
     if row is not None and expired(row):
         row.delete()
         return None
