@@ -89,6 +89,23 @@ class Person:
         return response
 
 
+def seat_people(names, number: int) -> list[Person]:
+    """People of these names at one new table (the first deals game ``number``, 0 for a secret
+    deal), each joined by the link; not started."""
+    people = [Person(name) for name in names]
+    code = people[0].deal(number)
+    for person in people[1:]:
+        assert person.join(code).status_code == 303
+    return people
+
+
+def start_people(names, number: int) -> list[Person]:
+    """``seat_people``, then the dealer starts the game."""
+    people = seat_people(names, number)
+    assert people[0].post("start").status_code == 200
+    return people
+
+
 def status_of(html: str) -> str:
     found = re.search(r'class="status-line[^"]*">([^<]*)<', html)
     assert found, "no status line"

@@ -19,6 +19,8 @@ from tests.network_support import (
     assert_honest,
     needed,
     redraw_at,
+    seat_people,
+    start_people,
     status_of,
     table_of,
     unplayed_elsewhere,
@@ -29,17 +31,11 @@ pytestmark = pytest.mark.django_db
 
 
 def seated(*names: str, number: int = 617) -> list[Person]:
-    people = [Person(name) for name in names]
-    code = people[0].deal(number)
-    for person in people[1:]:
-        assert person.join(code).status_code == 303
-    return people
+    return seat_people(names, number)
 
 
 def started(*names: str, number: int = 617) -> list[Person]:
-    people = seated(*names, number=number)
-    assert people[0].post("start").status_code == 200
-    return people
+    return start_people(names, number)
 
 
 def settle(people: list[Person], htmx: bool = True, until=None, limit: int = 2_000) -> int:

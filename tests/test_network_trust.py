@@ -21,6 +21,8 @@ from tests.network_support import (
     Person,
     needed,
     redraw_at,
+    seat_people,
+    start_people,
     status_of,
     table_of,
     wind_back,
@@ -32,17 +34,11 @@ SEED = bytes(range(16))
 
 
 def seated(*names: str, number: int = 0) -> list[Person]:
-    people = [Person(name) for name in names]
-    code = people[0].deal(number)
-    for person in people[1:]:
-        assert person.join(code).status_code == 303
-    return people
+    return seat_people(names, number)
 
 
 def started(*names: str, number: int = 0) -> list[Person]:
-    people = seated(*names, number=number)
-    assert people[0].post("start").status_code == 200
-    return people
+    return start_people(names, number)
 
 
 def act_until(people: list[Person], until) -> None:
