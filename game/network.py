@@ -35,7 +35,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.core import is_ratelimited
 
-from game import actions, players, tables
+from game import actions, players, push, tables
 from game.engine import Game, IllegalMove, check_number
 from game.last_trick import last_trick_view, why_none
 from game.models import Table
@@ -243,6 +243,7 @@ def save(row: Table, state: tables.TableState) -> None:
     row.state = state.to_json()
     row.touched = timezone.now()
     row.save(update_fields=["version", "state", "touched"])
+    push.announce(row.code, row.version)  # every page streaming this table asks for it
 
 
 def reachable(view):
@@ -463,6 +464,8 @@ def draw(
         "version": version,
         "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
         "poll_seconds": POLL_SECONDS,
+        "events_url": reverse("network:events", args=[code]),
+        "now": int(now_seconds()),
         "link": request.build_absolute_uri(reverse("network:table", args=[code])),
         "table_name": table_name(seen.state),
         "dialog": dialog,

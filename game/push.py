@@ -1,0 +1,251 @@
+"""A network table in real time: each page holds one Server-Sent Events stream of its table.
+
+The stream carries only the table's version: one event when it opens (the version as it is
+then) and one each time a change is saved; between them a comment every ``HEARTBEAT_SECONDS``
+keeps a router from closing an idle connection. The page compares the version with the one it
+shows and, when it is behind, fetches what came after its own version through its poll's URL,
+so the table is drawn and animated exactly as after a poll (hearts.js). Nothing of the table
+itself goes down the stream: each seat's page is drawn for that seat by the usual view.
+
+The streams are native async Django code (an ``async def`` view whose response is an async
+generator), served on gunicorn's asyncio worker by Django's ASGI handler (hearts_site.streams
+routes them there): an open stream costs a socket and a few objects, no thread.
+
+How a save reaches the streams: ``announce`` runs inside the transaction that saves the row.
+On PostgreSQL it sends ``NOTIFY hearts_tables, '<code> <version>'``, which PostgreSQL delivers
+at commit (never for a rolled-back save) to every session listening; each worker process of
+each instance holds one such session (``Hub.listen``, psycopg 3's async notifications), started
+with the first stream it serves, and wakes the streams of that table. On SQLite (one machine)
+the announcement stays in the process (at commit), and a process with open streams also reads
+their tables' versions once a second, for saves made by another worker process. A listener
+that loses its connection reconnects, then reads the versions of every table it streams, so a
+notification lost meanwhile costs a delay, never a move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import AsyncIterator
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.db import DatabaseError, close_old_connections, connection, transaction
+from django.db import connections as django_connections
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+
+from game.models import Table
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "hearts_tables"
+HEARTBEAT_SECONDS = 20  # many routers close a connection silent for 55 s (Heroku, for one)
+STREAM_SECONDS = 600  # a stream ends after ten minutes and the page opens another (spreads
+# streams over the instances after a deploy; a stream is never a connection for ever)
+RETRY_MS = 1000  # how long the browser waits before it reconnects a stream that ended
+WATCH_SECONDS = 1.0  # SQLite: how often a process with open streams reads their versions
+LISTEN_BACKOFF = (0.2, 5.0)  # a lost listener connection is tried again after 0.2 s, ..., 5 s
+NOT_HERE = "This table's updates are not streamed here; the page asks for them every 2 seconds."
+
+
+def announce(code: str, version: int) -> None:
+    """Tell every stream of table ``code`` that ``version`` is saved: call inside the saving
+    transaction. PostgreSQL sends the notification at commit; this process's own streams are
+    woken at commit on any database (at once, without the round trip)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{code} {version}"])
+    transaction.on_commit(lambda: hub.wake(code, version))
+
+
+class Watch:
+    """One open stream's view of its table: the newest version announced, and a wake-up."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.event = asyncio.Event()
+
+    def offer(self, version: int) -> None:
+        if version > self.version:
+            self.version = version
+            self.event.set()
+
+
+class Hub:
+    """The streams open in this process, by table, and what wakes them."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.watches: dict[str, set[Watch]] = {}
+        self.task: asyncio.Task | None = None
+        self.listening = False  # PostgreSQL: the LISTEN session is connected now
+
+    def watch(self, code: str) -> Watch:
+        """A new stream's watch (call on the event loop); starts the listener with the first."""
+        self.loop = asyncio.get_running_loop()
+        found = Watch()
+        self.watches.setdefault(code, set()).add(found)
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self.listen())
+        return found
+
+    def unwatch(self, code: str, found: Watch) -> None:
+        watching = self.watches.get(code)
+        if watching is not None:
+            watching.discard(found)
+            if not watching:
+                del self.watches[code]
+
+    def streams(self) -> int:
+        return sum(len(watching) for watching in self.watches.values())
+
+    def wake(self, code: str, version: int) -> None:
+        """Wake the streams of ``code`` from any thread (a move's, the loop's own)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self.offer(code, version)
+        else:
+            loop.call_soon_threadsafe(self.offer, code, version)
+
+    def offer(self, code: str, version: int) -> None:
+        for found in list(self.watches.get(code, ())):
+            found.offer(version)
+
+    async def catch_up(self) -> None:
+        """Read the versions of every table streamed here and wake those that moved."""
+        codes = list(self.watches)
+        if codes:
+            for code, version in await sync_to_async(versions, thread_sensitive=False)(codes):
+                self.offer(code, version)
+
+    async def listen(self) -> None:
+        """The process's one listener: PostgreSQL's notifications, else a look once a second."""
+        if connection.vendor != "postgresql":
+            while True:
+                await asyncio.sleep(WATCH_SECONDS)
+                if self.watches:
+                    try:
+                        await self.catch_up()
+                    except DatabaseError:
+                        log.warning("streams: versions unread", exc_info=True)
+        import psycopg  # only PostgreSQL needs it
+
+        delay = LISTEN_BACKOFF[0]
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    **listen_params(), autocommit=True
+                ) as session:
+                    await session.execute(f"LISTEN {CHANNEL}")
+                    self.listening = True
+                    delay = LISTEN_BACKOFF[0]
+                    await self.catch_up()  # whatever was saved while nobody listened
+                    async for note in session.notifies():
+                        code, _, version = note.payload.partition(" ")
+                        if version.isdigit():
+                            self.offer(code, int(version))
+            except (psycopg.Error, OSError, DatabaseError):
+                log.warning("streams: the listener reconnects", exc_info=True)
+            finally:
+                self.listening = False
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, LISTEN_BACKOFF[1])
+
+
+hub = Hub()
+
+
+def listen_params() -> dict:
+    """How to reach the database, as Django does, without what only a sync connection takes."""
+    params = django_connections["default"].get_connection_params()
+    for key in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(key, None)
+    return params
+
+
+def versions(codes: list[str]) -> list[tuple[str, int]]:
+    """The current version of each of these tables (in a worker thread)."""
+    close_old_connections()
+    try:
+        return list(Table.objects.filter(code__in=codes).values_list("code", "version"))
+    finally:
+        if threading.current_thread() is not threading.main_thread():
+            connection.close()  # the executor's threads keep no connection between looks
+
+
+def admit(request: HttpRequest, code: str) -> int | None:
+    """The table's version if this browser holds a seat at it, else None."""
+    from game import network
+
+    close_old_connections()
+    row = network.fetch(code)
+    if row is None:
+        return None
+    from game.tables import TableState
+
+    if network.seat_of(request, code, TableState.from_json(row.state)) is None:
+        return None
+    return row.version
+
+
+def frame(version: int) -> str:
+    return f"event: table\nid: {version}\ndata: {version}\n\n"
+
+
+async def stream(code: str, found: Watch) -> AsyncIterator[str]:
+    """The events of one page: the version at once, then each new one, with heartbeats."""
+    loop = asyncio.get_running_loop()
+    try:
+        yield f"retry: {RETRY_MS}\n" + frame(found.version)
+        sent = found.version
+        ends = loop.time() + STREAM_SECONDS
+        while loop.time() < ends:
+            try:
+                await asyncio.wait_for(found.event.wait(), HEARTBEAT_SECONDS)
+            except TimeoutError:
+                yield ": still here\n\n"
+                continue
+            found.event.clear()
+            if found.version > sent:
+                sent = found.version
+                yield frame(sent)
+    finally:
+        hub.unwatch(code, found)
+
+
+def plain(status: int, text: str) -> HttpResponse:
+    response = HttpResponse(text, status=status, content_type="text/plain; charset=utf-8")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+async def events(request: HttpRequest, code: str) -> HttpResponse:
+    """GET /t/<code>/events: this seat's stream of its table's versions. Only on the asyncio
+    front (hearts_site.streams); elsewhere (Django's development server) a 503, and the page
+    polls instead. A browser without a seat at the table gets a 404 and no stream."""
+    if request.method != "GET":
+        return plain(405, "Only GET opens a stream.")
+    if not isinstance(request, ASGIRequest):
+        return plain(503, NOT_HERE)
+    found = hub.watch(code)  # before the version is read: nothing saved in between is missed
+    try:
+        version = await sync_to_async(admit)(request, code)
+    except DatabaseError:
+        hub.unwatch(code, found)
+        log.warning("streams: the table could not be read", exc_info=True)
+        return plain(503, "The table could not be reached just now; the page will try again.")
+    if version is None:
+        hub.unwatch(code, found)
+        return plain(404, "No table you sit at has this address.")
+    found.offer(version)
+    response = StreamingHttpResponse(stream(code, found), content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx, if one is in front: pass each event at once
+    return response
