@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from collections.abc import AsyncIterator
 
@@ -40,7 +41,8 @@ from game.models import Table
 log = logging.getLogger(__name__)
 
 CHANNEL = "hearts_tables"
-HEARTBEAT_SECONDS = 20  # many routers close a connection silent for 55 s (Heroku, for one)
+# many routers close a connection silent for 55 s (Heroku, for one)
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTS_HEARTBEAT_SECONDS") or 20)
 STREAM_SECONDS = 600  # a stream ends after ten minutes and the page opens another (spreads
 # streams over the instances after a deploy; a stream is never a connection for ever)
 RETRY_MS = 1000  # how long the browser waits before it reconnects a stream that ended
@@ -167,6 +169,7 @@ def listen_params() -> dict:
     params = django_connections["default"].get_connection_params()
     for key in ("cursor_factory", "context", "prepare_threshold"):
         params.pop(key, None)
+    params["application_name"] = f"hearts-listener-{os.getpid()}"  # in pg_stat_activity
     return params
 
 
