@@ -322,6 +322,11 @@ def seat_view(seen: Seen, options: Options):
     )
     # what came after the version the page showed (none when it is unknown) arrives in order
     view = build(player, seen.hint, names=names, animate=True, own_card_placed=seen.own_card_placed)
+    if game.phase == "passing" and game.has_passed(seat):  # passed cards leave the hand at once
+        gone = set(game.passed(seat))
+        view.hand = [card for card in view.hand if card.code not in gone]
+    if me.awaiting_ok:  # the others may play meanwhile; the status still asks for OK
+        view.waits = []
     for opponent in view.opponents:  # who is a computer, for the eyes and for screen readers
         opponent["computer"] = computer_label(state.seats[(opponent["seat"] + seat) % 4])
     if me.away:
@@ -395,6 +400,7 @@ def lobby_view(seen: Seen) -> SimpleNamespace:
             "name": seat.name,
             "you": index == seen.seat,
             "dealer": index == tables.DEALER,
+            "instead_of": "" if index == tables.DEALER else tables.COMPUTER_NAMES[index - 1],
         }
         for index, seat in enumerate(state.seats)
     ]
