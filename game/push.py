@@ -143,7 +143,9 @@ class Hub:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    **listen_params(), autocommit=True
+                    os.environ.get("HEARTS_LISTEN_DATABASE_URL", ""),
+                    **listen_params(),
+                    autocommit=True,
                 ) as session:
                     await session.execute(f"LISTEN {CHANNEL}")
                     self.listening = True
@@ -165,10 +167,14 @@ hub = Hub()
 
 
 def listen_params() -> dict:
-    """How to reach the database, as Django does, without what only a sync connection takes."""
-    params = django_connections["default"].get_connection_params()
-    for key in ("cursor_factory", "context", "prepare_threshold"):
-        params.pop(key, None)
+    """How to reach the database, as Django does, without what only a sync connection takes;
+    none of it when HEARTS_LISTEN_DATABASE_URL names another address (a direct one, where
+    DATABASE_URL is a pooler in transaction mode, which does not carry LISTEN)."""
+    params = {}
+    if not os.environ.get("HEARTS_LISTEN_DATABASE_URL"):
+        params = django_connections["default"].get_connection_params()
+        for key in ("cursor_factory", "context", "prepare_threshold"):
+            params.pop(key, None)
     params["application_name"] = f"hearts-listener-{os.getpid()}"  # in pg_stat_activity
     return params
 
