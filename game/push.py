@@ -8,8 +8,8 @@ so the table is drawn and animated exactly as after a poll (hearts.js). Nothing 
 itself goes down the stream: each seat's page is drawn for that seat by the usual view.
 
 The streams are native async Django code (an ``async def`` view whose response is an async
-generator), served on gunicorn's asyncio worker by Django's ASGI handler (hearts_site.streams
-routes them there): an open stream costs a socket and a few objects, no thread.
+generator), served on gunicorn's asyncio worker by ``serve`` below (hearts_site.streams routes
+them there): an open stream costs a socket and a few objects, no thread and no connection.
 
 How a save reaches the streams: ``announce`` runs inside the transaction that saves the row.
 On PostgreSQL it sends ``NOTIFY hearts_tables, '<code> <version>'``, which PostgreSQL delivers
@@ -25,16 +25,24 @@ notification lost meanwhile costs a delay, never a move.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import os
 import threading
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.db import connections as django_connections
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    StreamingHttpResponse,
+)
 
 from game.models import Table
 
@@ -245,7 +253,8 @@ async def events(request: HttpRequest, code: str) -> HttpResponse:
         return plain(503, NOT_HERE)
     found = hub.watch(code)  # before the version is read: nothing saved in between is missed
     try:
-        version = await sync_to_async(admit)(request, code)
+        # in the loop's shared executor: a stream keeps no thread (nor connection) of its own
+        version = await sync_to_async(admit, thread_sensitive=False)(request, code)
     except DatabaseError:
         hub.unwatch(code, found)
         log.warning("streams: the table could not be read", exc_info=True)
@@ -258,3 +267,75 @@ async def events(request: HttpRequest, code: str) -> HttpResponse:
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx, if one is in front: pass each event at once
     return response
+
+
+# ---- the stream's own ASGI application ---------------------------------------------------------
+#
+# Django's ASGI handler would do, but it runs each request in a context of its own whose sync
+# code (the middleware, the signals) gets a thread that lives as long as the request: for a
+# stream, as long as the page is open. So the stream is served here: the same request object,
+# the view above, and the headers the middleware would add, with no thread held meanwhile.
+
+
+def stream_headers(request: HttpRequest) -> list[tuple[str, str]]:
+    """What the security middleware sends with every response (a stream is no document)."""
+    headers = [
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", settings.SECURE_REFERRER_POLICY or "same-origin"),
+        ("Cross-Origin-Opener-Policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY or "same-origin"),
+        ("Cross-Origin-Resource-Policy", getattr(settings, "CROSS_ORIGIN_RESOURCE_POLICY", "")),
+        ("X-Frame-Options", settings.X_FRAME_OPTIONS),
+        ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"),
+    ]
+    if request.is_secure() and settings.SECURE_HSTS_SECONDS:
+        hsts = f"max-age={settings.SECURE_HSTS_SECONDS}"
+        if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS:
+            hsts += "; includeSubDomains"
+        if settings.SECURE_HSTS_PRELOAD:
+            hsts += "; preload"
+        headers.append(("Strict-Transport-Security", hsts))
+    return [(name, value) for name, value in headers if value]
+
+
+async def serve(scope: dict, receive, send) -> None:
+    """ASGI: ``GET /t/<code>/events`` (hearts_site.streams routes it here)."""
+    request = ASGIRequest(scope, io.BytesIO())
+    try:
+        request.get_host()  # ALLOWED_HOSTS, as Django checks it
+    except DisallowedHost:
+        response = plain(400, "Bad Request")
+    else:
+        if settings.SECURE_SSL_REDIRECT and not request.is_secure():
+            response = HttpResponsePermanentRedirect(f"https://{request.get_host()}{request.path}")
+        else:
+            response = await events(request, scope["path"].split("/")[2])
+    headers = [*response.items(), *stream_headers(request)]
+    await send(
+        {
+            "type": "http.response.start",
+            "status": response.status_code,
+            "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers],
+        }
+    )
+    if not response.streaming:
+        await send({"type": "http.response.body", "body": response.content})
+        return
+    pump = asyncio.ensure_future(relay(response, send))
+    gone = asyncio.ensure_future(disconnected(receive))
+    try:
+        await asyncio.wait([pump, gone], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (pump, gone):
+            task.cancel()
+        await asyncio.gather(pump, gone, return_exceptions=True)
+
+
+async def relay(response: StreamingHttpResponse, send) -> None:
+    async for chunk in response.streaming_content:
+        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def disconnected(receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass

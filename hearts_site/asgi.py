@@ -4,7 +4,6 @@ WSGI handler behind an asyncio front that reads the requests; see hearts_site.br
 import os
 import sys
 
-from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
 from hearts_site.bridge import Bridge
@@ -22,5 +21,5 @@ front = Bridge(
     pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 8),
     moves=int(os.environ.get("HEARTS_MOVE_THREADS") or 4),
 )
-# A network table's event stream (game.push) is native async Django: its own ASGI handler.
-application = Streams(front, get_asgi_application())
+# A network table's event stream is native async Django, served without a thread (game.push).
+application = Streams(front, "game.push.serve")

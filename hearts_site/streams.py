@@ -1,10 +1,12 @@
-"""The front's one fork: a network table's event stream goes to Django's ASGI handler (native
-async code, no thread held while the stream is open); everything else to the Bridge."""
+"""The front's one fork: a network table's event stream goes to game.push.serve (native async
+Django code, no thread held while the stream is open); everything else to the Bridge."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
+from django.utils.module_loading import import_string
 
 EVENTS_PATH = re.compile(r"/t/[A-Za-z0-9_-]{22}/events")  # game.push.EVENTS_PATH
 
@@ -15,9 +17,10 @@ class Streams:
     A request with a body (or another method) goes to the front, whose guard and thread
     pools answer it as any other request: the ASGI handler would read a body of any size."""
 
-    def __init__(self, front: Callable, streams: Callable) -> None:
+    def __init__(self, front: Callable, streams: str) -> None:
         self.front = front
-        self.streams = streams
+        self.streams_path = streams  # imported at the first stream, once Django is set up
+        self.streams: Callable | None = None
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if (
@@ -28,6 +31,8 @@ class Streams:
                 name in (b"content-length", b"transfer-encoding") for name, _ in scope["headers"]
             )
         ):
+            if self.streams is None:
+                self.streams = import_string(self.streams_path)
             await self.streams(scope, receive, send)
         else:
             await self.front(scope, receive, send)
