@@ -16,6 +16,7 @@ idle for ``--idle-seconds`` and during play; the streams opened and their errors
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import socket
@@ -46,6 +47,7 @@ class Seat(netload.Person):
         self.stream_port = ports[0]
         self.streams = 0
         self.stream_errors: list[str] = []
+        self.sock: socket.socket | None = None
 
     def read(self, html: str) -> None:
         super().read(html)
@@ -77,15 +79,13 @@ def hold_stream(seat: Seat, deadline: float, opened: threading.Event) -> None:
                 f"GET /t/{seat.code}/events HTTP/1.1\r\nHost: {HOST}\r\n"
                 f"Accept: text/event-stream\r\nCookie: {cookies}\r\n\r\n".encode()
             )
-            sock.settimeout(1.0)
+            sock.settimeout(None)  # blocks until an event or a heartbeat; closed at the end
+            seat.sock = sock
             buffer = b""
             head_done = False
             seat.streams += 1
             while time.monotonic() < deadline:
-                try:
-                    chunk = sock.recv(65536)
-                except TimeoutError:
-                    continue
+                chunk = sock.recv(65536)
                 if not chunk:
                     break
                 buffer += chunk
@@ -105,7 +105,8 @@ def hold_stream(seat: Seat, deadline: float, opened: threading.Event) -> None:
                     opened.set()
                     seat.wake.set()
         except OSError as error:
-            seat.stream_errors.append(f"stream: {error}")
+            if time.monotonic() < deadline:
+                seat.stream_errors.append(f"stream: {error}")
         finally:
             sock.close()
 
@@ -259,6 +260,10 @@ def run(args: argparse.Namespace) -> int:
         seconds = time.monotonic() - begin
         cpu = shares.report(seconds)
         pss, rss = memory(servers)
+        for person in people:  # the pages close: their streams end
+            if person.sock is not None:
+                with contextlib.suppress(OSError):
+                    person.sock.shutdown(socket.SHUT_RDWR)
         stack.close()
         move_post = netload.server_times(logs, "", "200", method="POST")
     from_sent, from_answer, missing = arrivals(tables, deadline_clock)
