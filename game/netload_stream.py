@@ -64,9 +64,12 @@ class Seat(netload.Person):
         self.poll()
 
 
+CLOSING = threading.Event()  # the run is over: the pages close, their streams end
+
+
 def hold_stream(seat: Seat, deadline: float, opened: threading.Event) -> None:
     """The page's EventSource: reconnects when the stream ends, until ``deadline``."""
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not CLOSING.is_set():
         cookies = "; ".join(f"{k}={v}" for k, v in seat.cookies.items())
         try:
             sock = socket.create_connection((HOST, seat.stream_port), timeout=10)
@@ -105,7 +108,7 @@ def hold_stream(seat: Seat, deadline: float, opened: threading.Event) -> None:
                     opened.set()
                     seat.wake.set()
         except OSError as error:
-            if time.monotonic() < deadline:
+            if not CLOSING.is_set():
                 seat.stream_errors.append(f"stream: {error}")
         finally:
             sock.close()
@@ -260,6 +263,7 @@ def run(args: argparse.Namespace) -> int:
         seconds = time.monotonic() - begin
         cpu = shares.report(seconds)
         pss, rss = memory(servers)
+        CLOSING.set()
         for person in people:  # the pages close: their streams end
             if person.sock is not None:
                 with contextlib.suppress(OSError):
