@@ -5,7 +5,9 @@ The same two gunicorn instances on one PostgreSQL, the same tables of four simul
 requests still alternating between both) as hearts.js does: when the stream tells a version
 newer than the one the person has, the person fetches what came after it (the poll's URL);
 without news, it asks only every ``SAFETY_SECONDS``. ``--push poll`` runs the same measurement
-with the pages polling every two seconds instead, for the comparison.
+with the pages polling every two seconds instead, for the comparison; ``--push both`` streams
+at half the tables and polls at the other half in one run, so that both meet the same machine
+(a shared machine's load changes from one run to the next).
 
 Prints, besides netload's figures: the time from a move (its request sent, and its answer
 received) until each of the other three people at the table has the table it made (median,
@@ -48,6 +50,7 @@ class Seat(netload.Person):
         self.streams = 0
         self.stream_errors: list[str] = []
         self.sock: socket.socket | None = None
+        self.streamed = True
 
     def read(self, html: str) -> None:
         super().read(html)
@@ -188,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
     if not url.startswith("postgres"):
         print("DATABASE_URL must name a PostgreSQL database: run bin/with-postgres python -m ...")
         return 2
-    streamed = args.push == "stream"
+    streamed = args.push in ("stream", "both")
     stats = netload.Stats()
     with tempfile.TemporaryDirectory(prefix="hearts-netload-") as folder, ExitStack() as stack:
         env = production_env(Path(folder) / "static", None)
@@ -211,7 +214,11 @@ def run(args: argparse.Namespace) -> int:
         logs = [Path(folder) / f"gunicorn-{i}.log" for i in (1, 2)]
         ports = [stack.enter_context(netload.gunicorn(env, log, args.workers)) for log in logs]
         os.nice(args.client_nice)
-        how = "holding event streams" if streamed else f"polling every {netload.POLL_SECONDS:g} s"
+        how = {
+            "stream": "holding event streams",
+            "poll": f"polling every {netload.POLL_SECONDS:g} s",
+            "both": "holding event streams (even tables) or polling (odd tables)",
+        }[args.push]
         print(
             f"Hearts Network load test, pushed updates measured: {args.tables} tables of "
             f"{4 - args.computers} people {how}, acting {args.think:g} s after their turn "
@@ -228,19 +235,22 @@ def run(args: argparse.Namespace) -> int:
         setup_deadline = time.monotonic() + args.setup_seconds
         netload.in_threads([seat(i) for i in range(args.tables)], setup_deadline)
         tables = [people for people in tables if people]
+        for index, table in enumerate(tables):
+            for person in table:
+                person.streamed = args.push == "stream" or (args.push == "both" and index % 2 == 0)
         people = [person for table in tables for person in table]
         for index, person in enumerate(people):
             person.stream_port = ports[index % len(ports)]
         shares = netload.CPUShares(url)
         servers = shares.servers
         end = time.monotonic() + args.idle_seconds + args.seconds + 5
-        opened = [threading.Event() for _ in people]
+        opened = [threading.Event() for person in people if person.streamed]
         if streamed:
-            for person, told in zip(people, opened, strict=True):
+            for person, told in zip([p for p in people if p.streamed], opened, strict=True):
                 threading.Thread(target=hold_stream, args=(person, end, told), daemon=True).start()
             for told in opened:
                 told.wait(max(0.0, setup_deadline - time.monotonic()))
-            print(f"  {sum(t.is_set() for t in opened)} streams open of {len(people)}")
+            print(f"  {sum(t.is_set() for t in opened)} streams open of {len(opened)}")
         idle = netload.CPUShares(url)
         time.sleep(args.idle_seconds)
         print(f"  idle for {args.idle_seconds:g} s with the streams open (no move made):")
@@ -255,10 +265,12 @@ def run(args: argparse.Namespace) -> int:
         shares = netload.CPUShares(url)
         deadline = begin + args.seconds
         deadline_clock = time.perf_counter() + args.seconds  # the same moment, on the clock
-        if streamed:
-            jobs = [lambda p=p: play_streamed(p, deadline, args.think) for p in people]
-        else:
-            jobs = [lambda p=p: netload.play(p, deadline, args.think) for p in people]
+        jobs = [
+            (lambda p=p: play_streamed(p, deadline, args.think))
+            if p.streamed
+            else (lambda p=p: netload.play(p, deadline, args.think))
+            for p in people
+        ]
         netload.in_threads(jobs, deadline + netload.TIMEOUT)
         seconds = time.monotonic() - begin
         cpu = shares.report(seconds)
@@ -270,7 +282,8 @@ def run(args: argparse.Namespace) -> int:
                     person.sock.shutdown(socket.SHUT_RDWR)
         stack.close()
         move_post = netload.server_times(logs, "", "200", method="POST")
-    from_sent, from_answer, missing = arrivals(tables, deadline_clock)
+    groups = {"stream": [t for t in tables if t[0].streamed]}
+    groups["poll"] = [t for t in tables if not t[0].streamed]
     print(f"  during play ({seconds:.0f} s):")
     print(cpu)
     print(f"  instances' memory at the end of play: PSS {pss:.0f} MB, RSS {rss:.0f} MB")
@@ -281,10 +294,16 @@ def run(args: argparse.Namespace) -> int:
         f"  server time of a move (gunicorn):      median {median(move_post):.2f} ms   "
         f"p99 {percentile(move_post, 99):.2f} ms"
     )
-    print("  a move until the other three people have its table:")
-    print(f"    from the move sent      {spread(from_sent)}")
-    print(f"    from the move answered  {spread(from_answer)}")
-    print(f"    never had it (moves older than 5 s at the end): {missing}")
+    missing = 0
+    for mode, group in groups.items():
+        if not group:
+            continue
+        from_sent, from_answer, lost = arrivals(group, deadline_clock)
+        missing += lost
+        print(f"  a move until the other three have its table ({mode}, {len(group)} tables):")
+        print(f"    from the move sent      {spread(from_sent)}")
+        print(f"    from the move answered  {spread(from_answer)}")
+        print(f"    never had it (moves older than 5 s at the end): {lost}")
     if streamed:
         opened_streams = sum(p.streams for p in people)
         stream_errors = [error for p in people for error in p.stream_errors]
@@ -302,7 +321,7 @@ def run(args: argparse.Namespace) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--push",
-        choices=("stream", "poll"),
+        choices=("stream", "poll", "both"),
         help="measure a move's arrival at the other seats, with event streams or polling",
     )
     parser.add_argument(
