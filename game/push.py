@@ -56,7 +56,6 @@ STREAM_SECONDS = 600  # a stream ends after ten minutes and the page opens anoth
 RETRY_MS = 1000  # how long the browser waits before it reconnects a stream that ended
 WATCH_SECONDS = 1.0  # SQLite: how often a process with open streams reads their versions
 LISTEN_BACKOFF = (0.2, 5.0)  # a lost listener connection is tried again after 0.2 s, ..., 5 s
-NOT_HERE = "This table's updates are not streamed here; the page asks for them every 2 seconds."
 
 
 def announce(code: str, version: int) -> None:
@@ -245,12 +244,15 @@ def plain(status: int, text: str) -> HttpResponse:
 
 async def events(request: HttpRequest, code: str) -> HttpResponse:
     """GET /t/<code>/events: this seat's stream of its table's versions. Only on the asyncio
-    front (hearts_site.streams); elsewhere (Django's development server) a 503, and the page
-    polls instead. A browser without a seat at the table gets a 404 and no stream."""
+    front (hearts_site.streams); elsewhere (Django's development server) a 204, which tells
+    EventSource not to reconnect, and the page polls instead. A browser without a seat at the
+    table gets a 404 and no stream."""
     if request.method != "GET":
         return plain(405, "Only GET opens a stream.")
     if not isinstance(request, ASGIRequest):
-        return plain(503, NOT_HERE)
+        response = HttpResponse(status=204)  # no stream here; not an error either
+        response["Cache-Control"] = "no-store"
+        return response
     found = hub.watch(code)  # before the version is read: nothing saved in between is missed
     try:
         # in the loop's shared executor: a stream keeps no thread (nor connection) of its own
