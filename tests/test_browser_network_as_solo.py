@@ -133,6 +133,7 @@ def test_passed_cards_leave_the_hand_and_received_cards_ask_for_ok_as_in_solo(
     expect(ada.locator(f"{CARDS}.raised")).to_have_count(0)
 
     pass_three(bea)  # the exchange; a computer leads and plays on at once
+    expect(bea.locator(STATUS)).to_have_text("Press OK to accept cards.", timeout=10_000)
     state = state_of(code)
     assert state.game.trick, "a computer should have led (see THE_GAME)"
     for page, seat in ((bea, 1), (ada, 0)):
