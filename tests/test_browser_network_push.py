@@ -221,3 +221,25 @@ def test_a_page_streams_from_one_instance_then_from_the_other_when_it_dies(
 def hand_of(person: Person) -> list[str]:
     """The cards of the person's hand not raised (not yet chosen to pass)."""
     return re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', person.table())
+
+
+def test_with_its_stream_open_a_page_still_offers_the_replace_button_when_it_falls_due(
+    browser: Browser, tmp_path
+):
+    """Nothing is saved when the idle limit passes, so nothing is pushed: the page asks at the
+    time its poll was told (the button's due time), although its stream is open."""
+    env = site_env(tmp_path, HEARTS_IDLE_SECONDS="4")
+    with instance(env, tmp_path, "a") as server:
+        ada_person, bea_person = a_table_for_two(server.port)
+        ada_person.act("start")
+        ada = seated_page(browser, ada_person, server.port)
+        ada.wait_for_function("() => window.__told.length > 0")
+        asked: list[str] = []
+        ada.on("request", lambda request: asked.append(request.url))
+        button = ada.get_by_role("button", name="Let a computer play for Bea")
+        expect(button).to_have_count(0)
+        expect(button).to_be_visible(timeout=15_000)  # Bea has not passed for 4 s
+        polls = [url for url in asked if "/poll?" in url]
+        assert 1 <= len(polls) <= 2, polls  # not one every two seconds: the stream is open
+        assert ada.evaluate("() => window.__told.length") == 1  # and nothing was pushed
+        ada.context.close()
