@@ -11,7 +11,9 @@ from django.test import Client
 
 from game.engine import Card, Game
 from game.models import Table
-from game.network import COOKIE, LIFETIME, idle_limit
+from game.network.seats import COOKIE
+from game.network.store import LIFETIME
+from game.network.views import idle_limit
 from tests.helpers import play_to_end_of_hand
 from tests.network_support import (
     HX,

@@ -5,7 +5,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from game.network import COOKIE, NO_SEAT, NO_TABLE, STALE, UNREACHABLE
+from game.network.seats import COOKIE
+from game.network.views import NO_SEAT, NO_TABLE, STALE, UNREACHABLE
 from tests.network_support import HX, Person, needed, status_of, table_of
 
 pytestmark = pytest.mark.django_db

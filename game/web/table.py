@@ -11,7 +11,7 @@ Two parts that meet only in ``build``:
 Timing is counted in ticks (a CSS variable sets a tick's length from the speed option), so the
 server decides the order and the browser only plays it back. The ``.tN``, ``.gN`` and ``.eN``
 classes for ticks 0 to MAX_TICK live in static/css/ticks.css, written by ``tick_css()``
-(``python -m game.table > static/css/ticks.css``; a test keeps the file in step).
+(``python -m game.web.table > static/css/ticks.css``; a test keeps the file in step).
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ import sys
 from dataclasses import dataclass, field
 
 from game.engine import Card, Game
-from game.last_trick import LastTrickView, last_trick_view
-from game.session import HUMAN, PlayerState
+from game.seating import COMPUTER_NAMES, PRESS_OK
+from game.web.last_trick import LastTrickView, last_trick_view, place_of
+from game.web.session import HUMAN, PlayerState
 
-COMPUTER_NAMES = ("Pauline", "Michele", "Ben")
-PLACES = ("bottom", "left", "top", "right")  # counted round the table from the viewer
 DIRECTION_LABEL = {"left": "Pass Left", "right": "Pass Right", "across": "Pass Across"}
 NO_POINTS_LEFT = "No points are left in this hand."  # our addition: finish a dead hand
 STEP = 2  # ticks between two cards
@@ -38,8 +37,7 @@ def seat_names(state: PlayerState) -> list[str]:
     return [state.options.name or "You", *COMPUTER_NAMES]
 
 
-def place(seat: int, viewer: int) -> str:
-    return PLACES[(seat - viewer) % 4]
+place = place_of  # where ``seat`` sits for ``viewer``: bottom, left, top or right
 
 
 @dataclass
@@ -440,7 +438,7 @@ def status_line(state: PlayerState, game: Game, names: list[str]) -> str:
             return "Waiting for other players to pass..."
         return f"Select three cards to pass to {names[game.pass_target(HUMAN)]}."
     if state.awaiting_ok:
-        return "Press OK to accept cards."
+        return PRESS_OK
     if game.phase == "playing":
         if game.turn == HUMAN:
             return "Select a card to play."
@@ -459,7 +457,7 @@ def status_line(state: PlayerState, game: Game, names: list[str]) -> str:
 
 def tick_css() -> str:
     """static/css/ticks.css: one class per tick and property, for ticks 0 to MAX_TICK."""
-    lines = ["/* Written by `python -m game.table > static/css/ticks.css`: do not edit. */"]
+    lines = ["/* Written by `python -m game.web.table > static/css/ticks.css`: do not edit. */"]
     for prefix, prop in TICK_PROPERTIES.items():
         lines.append(" ".join(f".{prefix}{n}{{{prop}:{n}}}" for n in range(MAX_TICK + 1)))
     return "\n".join(lines) + "\n"
