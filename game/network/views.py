@@ -31,7 +31,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_ratelimit.core import is_ratelimited
 
 from game import players, seating
-from game.engine import Game, IllegalMove, check_number
+from game.engine import IllegalMove, check_number
 from game.models import Table
 from game.network import seats, store
 from game.network import state as tables
@@ -103,27 +103,6 @@ def reachable(view):
 # ---- drawing ---------------------------------------------------------------------------------
 
 
-def rotate(game: Game, seat: int) -> Game:
-    """The same game with ``seat`` as seat 0, so that the solo table's view model draws it."""
-    if seat == 0:
-        return game
-    data = game.to_dict()
-
-    def turned(items: list) -> list:
-        return items[seat:] + items[:seat]
-
-    for key in ("h", "x", "r"):
-        data[key] = turned(data[key])
-    data["s"] = [turned(row) for row in data["s"]]
-    if "c" in data:
-        data["c"] = [*turned(data["c"][:4]), data["c"][4]]
-    tricks = data["t"]
-    data["t"] = "".join(
-        f"{(int(tricks[i]) - seat) % 4}{tricks[i + 1 : i + 9]}" for i in range(0, len(tricks), 9)
-    )
-    return Game.from_dict(data)
-
-
 @dataclass
 class Seen:
     """What one request draws: the table, from one seat, since one version."""
@@ -141,9 +120,9 @@ def seat_view(seen: Seen, options: Options):
     game = state.game
     assert game is not None
     me = state.seats[seat]
-    names = [state.seats[(i + seat) % 4].name for i in range(4)]
+    names = [other.name for other in state.seats]
     player = PlayerState(
-        game=rotate(game, seat),
+        game=game,
         selected=list(me.selected),
         awaiting_ok=me.awaiting_ok,
         seq=me.seq,
@@ -151,9 +130,16 @@ def seat_view(seen: Seen, options: Options):
         options=options,
     )
     # what came after the version the page showed (none when it is unknown) arrives in order
-    view = build(player, seen.hint, names=names, animate=True, own_card_placed=seen.own_card_placed)
+    view = build(
+        player,
+        seen.hint,
+        animate=True,
+        own_card_placed=seen.own_card_placed,
+        viewer=seat,
+        names=names,
+    )
     for opponent in view.opponents:  # who is a computer, for the eyes and for screen readers
-        opponent["computer"] = computer_label(state.seats[(opponent["seat"] + seat) % 4])
+        opponent["computer"] = computer_label(state.seats[opponent["seat"]])
     if me.away:
         view.status = "A computer player is playing for you. Press Sit Down to play again."
     elif game.phase in ("hand_over", "game_over") and me.ready:
@@ -705,8 +691,8 @@ def last_trick(request: HttpRequest, code: str) -> HttpResponse:
     game, seat = at.state.game, at.seat
     seen = None
     if game is not None:
-        names = [at.state.seats[(i + seat) % 4].name for i in range(4)]
-        seen = last_trick_view(rotate(game, seat), 0, names)
+        names = [other.name for other in at.state.seats]
+        seen = last_trick_view(game, seat, names)
     return dialog(request, at, "game/dialog_last_trick.html", seen=seen, why_none=why_none(game))
 
 
