@@ -23,6 +23,17 @@ NOTHING_TO_ACCEPT = "There are no cards to accept."
 NO_HINT = "There is nothing to choose now, so there is no hint."
 
 
+SEQ_FIELD = "seq"  # each table form's count of the seat's actions when the page was drawn
+
+
+def stale(sent: str | None, seq: int) -> bool:
+    """Whether a form was sent from an older page than the seat's (sent twice, or from another
+    tab): a form that carries a seq must carry the current one. A form without one (New Game,
+    the name) is not tied to a moment of the table, in the solo game and at a network table
+    alike; whoever could leave it out could as well copy it from their own page."""
+    return sent is not None and sent != str(seq)
+
+
 def plays_so_far(game: Game) -> int:
     """Cards played in this hand: the tricks taken and the trick on the table."""
     return game.tricks_played * 4 + len(game.trick)

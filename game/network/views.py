@@ -594,7 +594,7 @@ def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) 
         if seat is None:
             return notice(request, NO_SEAT, 403)
         since = row.version
-        if request.POST.get("seq") != str(state.seats[seat].seq):
+        if seating.stale(request.POST.get(seating.SEQ_FIELD), state.seats[seat].seq):
             message = STALE
             break
         try:

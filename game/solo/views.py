@@ -12,11 +12,10 @@ from django.views.decorators.http import require_POST, require_safe
 
 from game import seating
 from game.engine import IllegalMove, check_number
+from game.seating import SEQ_FIELD
 from game.solo import actions
 from game.web import respond, table
 from game.web.session import PlayerState, clean_name, load, new_number, save
-
-SEQ_FIELD = "seq"
 
 
 class Timing:
@@ -155,7 +154,7 @@ def act(
     sent = request.POST.get(SEQ_FIELD)
     if state.unreadable:  # the cookie could not be read: show the fresh start, do nothing else
         changed = True
-    elif sent is not None and sent != str(state.seq):
+    elif seating.stale(sent, state.seq):
         message = seating.ALREADY_DONE
     else:
         start = time.perf_counter()
