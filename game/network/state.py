@@ -203,11 +203,15 @@ def refuse_name(name: str, taken: list[str]) -> None:
 # ---- actions ---------------------------------------------------------------------------------
 
 
+BEGUN = "The game at this table has already begun."
+FULL = "This table is full: four players are already seated."
+
+
 def join(state: TableState, name: str, token_hash: str) -> int:
     if state.game is not None:
-        raise IllegalMove("The game at this table has already begun.")
+        raise IllegalMove(BEGUN)
     if len(state.seats) >= len(SEATS):
-        raise IllegalMove("This table is full: four players are already seated.")
+        raise IllegalMove(FULL)
     refuse_name(name, [seat.name for seat in state.seats])
     state.seats.append(Seat(name, token_hash))
     return len(state.seats) - 1

@@ -450,9 +450,9 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     seat = seats.seat_of(request, code, state)
     if seat is None:
         if state.game is not None:
-            return notice(request, "The game at this table has already begun.", 409)
+            return notice(request, tables.BEGUN, 409)
         if len(state.seats) >= 4:
-            return notice(request, "This table is full: four players are already seated.", 409)
+            return notice(request, tables.FULL, 409)
         return notice(request, "", 200, join=code)
     return draw(request, Seen(row, state, seat, since_of(request)))
 
