@@ -69,15 +69,10 @@ def spawn(
 
 @contextlib.contextmanager
 def gunicorn(
-    env: dict[str, str],
-    stdout: Path,
-    stderr: Path | None = None,
-    app: str = PROCFILE_APP,
-    extra: tuple = (),
-    loopback: bool = True,
+    env: dict[str, str], stdout: Path, stderr: Path | None = None, **options
 ) -> Iterator[tuple[subprocess.Popen, int]]:
     """``spawn``, then wait until /healthz answers 200; the server is stopped afterwards."""
-    process, port = spawn(env, stdout, stderr, app, extra, loopback)
+    process, port = spawn(env, stdout, stderr, **options)
 
     def output() -> str:
         return "\n".join(path.read_text() for path in (stdout, stderr) if path)
