@@ -8,6 +8,7 @@ import threading
 import time
 
 from game.engine import PLAYER_NAMES, Game, IllegalMove
+from game.engine.game import SELECT_THREE as SELECT_THREE  # the engine's refusal, a seat's too
 
 COMPUTER_NAMES = PLAYER_NAMES[1:]  # Pauline, Michele and Ben, in seats 1, 2 and 3
 PASS_COUNT = 3
@@ -15,7 +16,6 @@ PASS_COUNT = 3
 ALREADY_DONE = "That was already done. The table shows where the game is now."
 TYPE_YOUR_NAME = "Please type your name."
 PRESS_OK = "Press OK to accept cards."
-SELECT_THREE = "Select three cards to pass."
 NOT_PASSING = "Cards are not being passed now."
 NOT_IN_HAND = "Select a card from your hand."
 ONLY_THREE = "You can pass only three cards. Click a raised card to lower it."

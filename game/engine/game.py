@@ -18,6 +18,7 @@ from .rules import MOON
 
 SEATS = (0, 1, 2, 3)
 PLAYER_NAMES = ("You", "Pauline", "Michele", "Ben")
+SELECT_THREE = "Select three cards to pass."
 REFUSALS = {  # a card the rules keep back, by the mask that keeps it (rules.refused_by)
     "lead": "You must lead the two of clubs.",
     "hearts": "Hearts has not been broken. Choose another suit.",
@@ -312,7 +313,7 @@ class Game:
         if self._passed[seat]:
             raise IllegalMove("You have already passed your cards.")
         if isinstance(codes, str) or not isinstance(codes, list | tuple) or len(codes) != 3:
-            raise IllegalMove("Select three cards to pass.")
+            raise IllegalMove(SELECT_THREE)
         cards = [Card.parse(code) for code in codes]
         if len({card.index for card in cards}) != 3:
             raise IllegalMove("Select three different cards to pass.")
