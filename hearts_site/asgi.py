@@ -14,12 +14,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 sys.setswitchinterval(0.001)
 # Threads per process: pages and /healthz (light, mostly waiting on nothing), and moves. The
 # computer players' thinking, the CPU work of a move, is one at a time per process by its own
-# semaphore (game.actions.Clock); the other move threads serve the moves that need no thinking,
+# semaphore (game.seating.Clock); the other move threads serve the moves that need no thinking,
 # so a move at one network table does not queue behind another table's thinking.
 front = Bridge(
     get_wsgi_application(),
     pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 8),
     moves=int(os.environ.get("HEARTS_MOVE_THREADS") or 4),
 )
-# A network table's event stream is native async Django, served without a thread (game.push).
-application = Streams(front, "game.push.serve")
+# A network table's event stream: native async Django, no thread held (game.network.push).
+application = Streams(front, "game.network.push.serve")

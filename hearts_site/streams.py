@@ -1,5 +1,5 @@
-"""The front's one fork: a network table's event stream goes to game.push.serve (native async
-Django code, no thread held while the stream is open); everything else to the Bridge."""
+"""The front's one fork: a network table's event stream goes to game.network.push.serve
+(native async Django code, no thread held while the stream is open); the rest to the Bridge."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from django.utils.module_loading import import_string
 
-EVENTS_PATH = re.compile(r"/t/[A-Za-z0-9_-]{22}/events")  # game.push.EVENTS_PATH
+EVENTS_PATH = re.compile(r"/t/[A-Za-z0-9_-]{22}/events")  # /t/<code>/events (game.network.push)
 
 
 class Streams:

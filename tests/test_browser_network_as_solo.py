@@ -9,9 +9,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from game import tables
 from game.models import Table
-from game.tables import TableState
+from game.network import state as tables
+from game.network.state import TableState
 from tests.browser_support import STATUS
 from tests.test_browser_axe import Axe
 

@@ -45,6 +45,7 @@ from django.http import (
 )
 
 from game.models import Table
+from game.network.state import TableState
 
 log = logging.getLogger(__name__)
 
@@ -198,15 +199,13 @@ def versions(codes: list[str]) -> list[tuple[str, int]]:
 
 def admit(request: HttpRequest, code: str) -> int | None:
     """The table's version if this browser holds a seat at it, else None."""
-    from game import network
+    from game.network import seats, store  # the store announces through this module
 
     close_old_connections()
-    row = network.fetch(code)
+    row = store.fetch(code)
     if row is None:
         return None
-    from game.tables import TableState
-
-    if network.seat_of(request, code, TableState.from_json(row.state)) is None:
+    if seats.seat_of(request, code, TableState.from_json(row.state)) is None:
         return None
     return row.version
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game import menus, views
+from game.solo import menus, views
 
 app_name = "game"
 urlpatterns = [

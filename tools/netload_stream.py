@@ -1,7 +1,7 @@
-"""The Hearts Network's load test with pushed updates: ``python -m game.netload --push stream``.
+"""The Hearts Network's load test with pushed updates: ``python -m tools.netload --push stream``.
 
 The same two gunicorn instances on one PostgreSQL, the same tables of four simulated people as
-``game.netload``, but each person's page holds its table's event stream (from one instance, its
+``tools.netload``, but each person's page holds its table's event stream (from one instance, its
 requests still alternating between both) as hearts.js does: when the stream tells a version
 newer than the one the person has, the person fetches what came after it (the poll's URL);
 without news, it asks only every ``SAFETY_SECONDS``. ``--push poll`` runs the same measurement
@@ -30,8 +30,9 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from game import netload
-from game.loadtest import HOST, REPO, collectstatic, median, percentile, production_env
+from tools import netload
+from tools.loadtest import HOST, REPO, collectstatic, production_env
+from tools.stats import median, percentile
 
 SAFETY_SECONDS = 20.0  # hearts.js: with its stream open a page still asks this often
 DATA = re.compile(rb"data: (\d+)\n")
