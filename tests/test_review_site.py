@@ -78,12 +78,11 @@ def test_an_unknown_step_shows_the_last_trick():
 
 
 def finish_hand(people) -> None:
-    """Everyone does what the table needs until the first hand is over."""
+    """Everyone does what the table needs until the first hand is over; nobody presses OK."""
     while True:
-        state = table_of(people[0].code)[1]
-        if state.game.phase in ("hand_over", "game_over"):
-            return
         for person in people:
+            if table_of(people[0].code)[1].game.phase in ("hand_over", "game_over"):
+                return
             todo = needed(person)
             if todo:
                 person.post(todo[0], **todo[1])

@@ -285,7 +285,9 @@
         return;
       }
       if (dialog.matches(":modal")) return;
-      if (dialog.open) dialog.close(); // a dialog's own page loaded with JavaScript on
+      // a dialog's own page loaded with JavaScript on: shown again as modal. Not by close(),
+      // whose close event would remove the dialog (see below) as soon as it is shown.
+      if (dialog.open) dialog.removeAttribute("open");
       dialog.showModal();
     });
   }
