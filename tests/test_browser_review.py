@@ -14,6 +14,7 @@ from game.session import PlayerState
 from tests.browser_support import open_at
 from tests.network_support import start_people, table_of
 from tests.test_browser_axe import Axe, dialog_open
+from tests.test_review_site import finish_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
