@@ -1,6 +1,7 @@
 """Review Last Hand through the site: the solo game and seats at a network table."""
 
 import re
+import threading
 
 import pytest
 
@@ -118,3 +119,30 @@ def test_a_browser_without_a_seat_gets_no_review():
     response = Client().get(f"/t/{people[0].code}/review")
     assert response.status_code == 403
     assert "You played" not in response.content.decode()
+
+
+def test_at_a_network_table_the_last_hand_stays_reviewable_while_the_next_is_played():
+    people = start_people(["Ada", "Bob"], 617)
+    finish_hand(people)
+    first = table_of(people[0].code)[1].game.hand_number
+    for person in people:
+        person.post("next")
+    state = table_of(people[0].code)[1]
+    assert state.game.hand_number == first + 1 and state.game.phase == "passing"
+    assert state.last_hand is not None and "z" not in state.last_hand  # a numbered deal
+    html = people[1].client.get(f"/t/{people[1].code}/review", **HX).content.decode()
+    assert f"Review of Hand {first}" in html
+
+
+def test_the_review_is_worked_out_in_its_own_thread_pool_and_kept():
+    from game import review_views
+
+    client = named_client("Ada", 617)
+    play_to_end_of_hand(client)
+    record = HandRecord.of(game_of(client))
+    names = ("Ada", "Pauline", "Michele", "Ben")
+    done = review_views.reviewed(record, 0, names)
+    assert done is not None and done.hand_number == 1
+    workers = [thread.name for thread in threading.enumerate()]
+    assert any(name.startswith("review") for name in workers)
+    assert review_views.reviewed(record, 0, names) is done  # the same review, not again
