@@ -420,9 +420,16 @@ class Review:
         return [j for j in self.judgements if j.verdict == "costly"]
 
 
-def review(record: HandRecord, seat: int, names: Sequence[str], core=None) -> Review:
+def decide(fn, *args):
+    """Work a decision out directly: ``review``'s default thinker."""
+    return fn(*args)
+
+
+def review(record: HandRecord, seat: int, names: Sequence[str], core=None, think=decide) -> Review:
     """The hand ``record`` from ``seat``, with the four players' names by seat (the seat itself
-    is "you" in every sentence). Costs a fraction of a second with the compiled core."""
+    is "you" in every sentence). Costs a fraction of a second with the compiled core. Each
+    decision weighed or made goes through ``think(fn, *args)``: the site passes the computer
+    players' ``Clock.think``, so that a review takes their turn a decision at a time."""
     core = core or jit.core()
     if seat not in SEATS:
         raise ValueError("no such seat")
@@ -436,10 +443,10 @@ def review(record: HandRecord, seat: int, names: Sequence[str], core=None) -> Re
 
     def look(game: Game, at: int | None, code: str | None) -> None:
         if at is None:
-            pass_judgement.append(_judge_pass(game, seat, record, core))
+            pass_judgement.append(think(_judge_pass, game, seat, record, core))
         elif at == seat:
             view = view_of(game, seat)
-            judgement, appraisal = judge_play(view, code, core)  # type: ignore[arg-type]
+            judgement, appraisal = think(judge_play, view, code, core)
             judged[judgement.trick] = judgement
             if appraisal is not None and appraisal.moon_share is not None:
                 so_far = game.hand_points()
@@ -491,7 +498,7 @@ def review(record: HandRecord, seat: int, names: Sequence[str], core=None) -> Re
             f"You passed {cards_text(passed)} to {names[pass_to]}, and received "
             f"{cards_text(received)} from {names[pass_from]}."  # type: ignore[index]
         )
-    pauline = pauline_in_seat(record, seat)
+    pauline = pauline_in_seat(record, seat, think)
     took = scores[seat]
     pauline_sentence = (
         f"Pauline in your seat would have {_taken_text(*pauline, would=True)}; "
@@ -523,18 +530,18 @@ def _taken_text(score: int, raw: int, would: bool) -> str:
     return f"{'taken' if would else 'took'} {points_text(score)}"
 
 
-def pauline_in_seat(record: HandRecord, seat: int) -> tuple[int, int]:
+def pauline_in_seat(record: HandRecord, seat: int, think=decide) -> tuple[int, int]:
     """The same deal played afresh from the thirteen cards dealt, with the computer players in
     every seat, passes included: ``seat``'s score for the hand and its points before the moon
     rule. The same each time: the players' generators are keyed by the game and the hand."""
     game = record.dealt()
     if game.phase == "passing":
-        choices = [choose_pass(game, s) for s in SEATS]
+        choices = [think(choose_pass, game, s) for s in SEATS]
         for s in SEATS:
             game.pass_cards(s, choices[s])
     while game.phase == "playing":
         turn = game.turn
-        game.play(turn, choose_play(game, turn))  # type: ignore[arg-type]
+        game.play(turn, think(choose_play, game, turn))
     points = game.hand_points()
     return rules.hand_score(points, record.moon_off_shooter)[seat], points[seat]
 

@@ -44,7 +44,7 @@ _lock = threading.Lock()
 
 
 def _work(record: HandRecord, seat: int, names: tuple[str, ...]) -> Review:
-    return actions.Clock().think(review, record, seat, names)
+    return review(record, seat, names, think=actions.Clock().think)
 
 
 def reviewed(record: HandRecord, seat: int, names: Sequence[str]) -> Review | None:
