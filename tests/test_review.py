@@ -31,7 +31,7 @@ def computers_hand(number: int, hand_number: int = 1) -> HandRecord:
     return record
 
 
-def spade_lead() -> Game:
+def spade_lead(queen_with: int = 1) -> Game:
     """Hand 4 (nobody passes): Ben took the first trick with the ace of clubs and leads the six
     of spades; you hold the king and the two of spades, and the queen is still out (Pauline,
     after you, holds it with two low spades: a careful ducker drops it under a king)."""
@@ -41,6 +41,9 @@ def spade_lead() -> Game:
         2: "QDKDAD5S7S8S7H8H9HTHJHQH",
         3: "4C6CJCQCKC9STSJSASKHAH",
     }
+    if queen_with == 2:  # the queen with Michele instead, the five of spades with Pauline
+        hands[1] = hands[1].replace("QS", "5S")
+        hands[2] = hands[2].replace("5S", "QS")
     return Game.from_dict(
         {
             "v": 1,
@@ -68,6 +71,13 @@ def test_dropping_the_king_of_spades_under_a_spade_lead_with_the_queen_out_is_co
         "You played the king of spades on a spade lead with the queen still out: expected +"
     )
     assert judged.sentence.endswith("points. The hint: the two of spades.")
+
+
+def test_a_play_is_judged_by_what_the_seat_knew_never_by_where_the_hidden_cards_were():
+    with_pauline, with_michele = spade_lead(1), spade_lead(2)
+    assert with_pauline.hand(1) != with_michele.hand(1)
+    assert view_of(with_pauline, 0) == view_of(with_michele, 0)
+    assert judge_play(view_of(with_pauline, 0), "KS") == judge_play(view_of(with_michele, 0), "KS")
 
 
 def test_the_low_spade_the_hint_plays_there_is_fine():
