@@ -146,3 +146,14 @@ def test_the_review_is_worked_out_in_its_own_thread_pool_and_kept():
     workers = [thread.name for thread in threading.enumerate()]
     assert any(name.startswith("review") for name in workers)
     assert review_views.reviewed(record, 0, names) is done  # the same review, not again
+
+
+def test_without_javascript_a_waiting_seat_reads_its_review_without_being_reloaded_away():
+    people = start_people(["Ada", "Bob"], 617)
+    finish_hand(people)
+    ada = people[0]
+    ada.post("next", htmx=False)  # Ada is ready; the table waits for Bob
+    assert 'http-equiv="refresh"' in ada.page().content.decode()
+    html = ada.client.get(f"/t/{ada.code}/review/3").content.decode()
+    assert shown_step(html) == 3
+    assert 'http-equiv="refresh"' not in html
