@@ -3,7 +3,7 @@ table. The action names match the solo game's, so its partials post to the table
 
 from django.urls import path
 
-from game import network, review_views
+from game import network, review_network
 
 app_name = "network"
 urlpatterns = [
@@ -24,6 +24,6 @@ urlpatterns = [
     path("t/<str:code>/hint", network.hint, name="hint"),
     path("t/<str:code>/undo", network.undo, name="undo"),
     path("t/<str:code>/last-trick", network.last_trick, name="last_trick"),
-    path("t/<str:code>/review", review_views.table_review, name="review"),
-    path("t/<str:code>/review/<int:step>", review_views.table_review, name="review_step"),
+    path("t/<str:code>/review", review_network.table_review, name="review"),
+    path("t/<str:code>/review/<int:step>", review_network.table_review, name="review_step"),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game import menus, review_views, views
+from game import menus, review_solo, views
 
 app_name = "game"
 urlpatterns = [
@@ -27,6 +27,6 @@ urlpatterns = [
     path("last-trick", menus.last_trick, name="last_trick"),
     path("exit", menus.exit_page, name="exit"),
     # our addition: the last hand reviewed, a page per step without JavaScript
-    path("review", review_views.review_hand, name="review"),
-    path("review/<int:step>", review_views.review_hand, name="review_step"),
+    path("review", review_solo.review_hand, name="review"),
+    path("review/<int:step>", review_solo.review_hand, name="review_step"),
 ]

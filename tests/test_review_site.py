@@ -135,17 +135,17 @@ def test_at_a_network_table_the_last_hand_stays_reviewable_while_the_next_is_pla
 
 
 def test_the_review_is_worked_out_in_its_own_thread_pool_and_kept():
-    from game import review_views
+    from game import review_page
 
     client = named_client("Ada", 617)
     play_to_end_of_hand(client)
     record = HandRecord.of(game_of(client))
     names = ("Ada", "Pauline", "Michele", "Ben")
-    done = review_views.reviewed(record, 0, names)
+    done = review_page.reviewed(record, 0, names)
     assert done is not None and done.hand_number == 1
     workers = [thread.name for thread in threading.enumerate()]
     assert any(name.startswith("review") for name in workers)
-    assert review_views.reviewed(record, 0, names) is done  # the same review, not again
+    assert review_page.reviewed(record, 0, names) is done  # the same review, not again
 
 
 def test_without_javascript_a_waiting_seat_reads_its_review_without_being_reloaded_away():

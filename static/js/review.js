@@ -61,6 +61,15 @@
     if (to !== undefined) show(dialog, to);
   }
 
+  // The score sheet's Review Hand is a plain link (a page of its own without this script):
+  // here it opens the dialog over the table, as Game > Review Last Hand does.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("a[data-review-open]");
+    if (!link || !window.htmx || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    htmx.ajax("GET", link.getAttribute("href"), { target: "#dialogs", swap: "innerHTML" });
+  });
+
   document.addEventListener("click", function (event) {
     var dialog = shown();
     if (!dialog || !dialog.matches(":modal")) return;

@@ -1,5 +1,5 @@
-"""Our addition: Review Last Hand (R), a dialog over the table, for the solo game and a seat
-at a network table alike.
+"""Our addition: Review Last Hand (R), a dialog over the table: what the solo game and a seat
+at a network table share (their views are ``game.review_solo`` and ``game.review_network``).
 
 The review is worked out on demand, in a thread pool of its own (never the pages' threads'
 work, never a move's), and each decision in it takes the computer players' turn to think
@@ -20,16 +20,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as Pending
 
-from django.http import HttpRequest, HttpResponse
-from django.urls import reverse
-from django.views.decorators.http import require_safe
-
-from game import actions, network, table
+from game import actions
 from game.engine import Card
 from game.last_trick import place_of
-from game.menus import dialog
-from game.review import FINE_MARGIN, HandRecord, Review, last_hand, review
-from game.views import Timing, load_state
+from game.review import FINE_MARGIN, HandRecord, Review, review
 
 REVIEW_THREADS = 1
 WAIT_SECONDS = 8.0  # a page waits this long for its review, then says it is being worked out
@@ -151,45 +145,3 @@ def review_context(
         "fine_margin": FINE_MARGIN,
         "hand_number": record.hand_number,
     }
-
-
-# ---- the solo game ---------------------------------------------------------------------------
-
-
-def solo_url(step: int) -> str:
-    return reverse("game:review_step", args=[step]) if step else reverse("game:review")
-
-
-@require_safe
-def review_hand(request: HttpRequest, step: int = 0) -> HttpResponse:
-    """Game > Review Last Hand (R): the hand just finished, or the one before the hand being
-    played, until that one ends."""
-    timing = Timing()
-    state = load_state(request, timing)
-    record = last_hand(state.game, state.last_hand)
-    context = review_context(record, 0, table.seat_names(state), step, solo_url)
-    return dialog(request, "review", context, state, timing)
-
-
-# ---- a seat at a network table ---------------------------------------------------------------
-
-
-@require_safe
-@network.reachable
-def table_review(request: HttpRequest, code: str, step: int = 0) -> HttpResponse:
-    """The same review from this browser's seat at the table: only what that seat could know
-    (its own pass and what it received; never another seat's pass)."""
-    at = network.seated(request, code)
-    if isinstance(at, HttpResponse):
-        return at
-    state = at.state
-    record = last_hand(state.game, state.last_hand)
-    names = [seat.name for seat in state.seats]
-
-    def url_of(number: int) -> str:
-        if number:
-            return reverse("network:review_step", args=[code, number])
-        return reverse("network:review", args=[code])
-
-    context = review_context(record, at.seat, names, step, url_of)
-    return network.dialog(request, at, "game/dialog_review.html", **context)
