@@ -4,6 +4,9 @@ Start with: gunicorn hearts_site.asgi -c gunicorn.conf.py  (the Procfile does).
 """
 
 import os
+import sys
+
+PROCFILE_COMMAND = "gunicorn hearts_site.asgi -c gunicorn.conf.py"
 
 
 def _cores() -> int:
@@ -22,6 +25,22 @@ def _cores() -> int:
 # core does the CPU work; the cap keeps a small container with many visible cores inside its
 # memory (each worker is a whole Django).
 MAX_DEFAULT_WORKERS = 12
+
+
+def _names_the_wsgi_app(args: list[str]) -> bool:
+    """Whether gunicorn was asked for hearts_site.wsgi (Django's documented start), which this
+    file would put on the ASGI worker, where every request would fail."""
+    return any(arg.partition(":")[0] == "hearts_site.wsgi" for arg in args)
+
+
+# gunicorn reads this file from the project root even without -c: refuse plainly, at the start,
+# rather than answer every request with a 500.
+if _names_the_wsgi_app([*sys.argv[1:], *os.environ.get("GUNICORN_CMD_ARGS", "").split()]):
+    sys.exit(
+        "This site is started with the Procfile's command, "
+        f"`{PROCFILE_COMMAND}` (hearts_site.asgi: the requests are read by gunicorn's ASGI "
+        "worker); `gunicorn hearts_site.wsgi` is not supported."
+    )
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or min(_cores(), MAX_DEFAULT_WORKERS))

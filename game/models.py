@@ -11,7 +11,7 @@ from django.db import models
 class Table(models.Model):
     code = models.CharField(max_length=32, unique=True)
     version = models.PositiveIntegerField(default=0)
-    state = models.TextField()  # JSON: see game.network.TableState
+    state = models.TextField()  # JSON: see game.network.state.TableState
     touched = models.DateTimeField(db_index=True)  # the last change; untouched for a day: removed
     created = models.DateTimeField(auto_now_add=True)
 

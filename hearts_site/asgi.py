@@ -13,7 +13,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 sys.setswitchinterval(0.001)
 # Threads per process: pages and /healthz (light, mostly waiting on nothing), and moves. The
 # computer players' thinking, the CPU work of a move, is one at a time per process by its own
-# semaphore (game.actions.Clock); the other move threads serve the moves that need no thinking,
+# semaphore (game.seating.Clock); the other move threads serve the moves that need no thinking,
 # so a move at one network table does not queue behind another table's thinking.
 application = Bridge(
     get_wsgi_application(),

@@ -4,7 +4,7 @@ gunicorn's ``asgi`` worker reads every request's headers and body on its event l
 client costs an idle socket, never a thread. Once a request is whole, it runs through Django's
 plain WSGI handler (the same middleware and views as everywhere, in one thread hop) in one of
 two pools: moves (POST) run in a few threads of their own, and the CPU work among them, the
-computer players' thinking, is one at a time per process (game.actions.Clock), so a move that
+computer players' thinking, is one at a time per process (game.seating.Clock), so a move that
 needs no thinking does not queue behind one that does; everything else (pages, /healthz,
 static files) has threads of its own and never waits behind a move. The time a request waited
 for its thread is its Server-Timing ``queue``.

@@ -32,7 +32,7 @@ class ServerTimingMiddleware:
 
     ``total`` is the whole time in Django, measured here, at the top of MIDDLEWARE, plus the
     wait for a thread before it (``queue``, from hearts_site.bridge). The view's own parts are
-    disjoint (see game.views.Timing); ``framework`` is the rest of the time in Django (the
+    disjoint (see game.solo.views.Timing); ``framework`` is the rest of the time in Django (the
     middleware, the URL routing, signing the cookie), so the parts add up to the total.
     """
 

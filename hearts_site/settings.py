@@ -53,7 +53,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A network table's poll that finds nothing new is answered here, with the headers above
     # and nothing below: most requests to the site are such polls.
-    "game.network.QuietPollMiddleware",
+    "game.network.views.QuietPollMiddleware",
     # Refuses what the site will not read (a charset, a large or multipart body) before any
     # middleware below touches request.POST; the middleware above add their headers to it.
     "hearts_site.guard.RequestGuardMiddleware",
@@ -81,6 +81,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.csrf",
+                "game.web.respond.htmx",
             ],
             # {% action "play" %}: a form's address, the solo game's or a network table's
             "builtins": ["game.templatetags.table_actions"],
@@ -105,7 +106,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Creating network tables is limited (game.network.creation_refused, with django-ratelimit): per
+# Creating network tables is limited (game.network.views.creation_refused, django-ratelimit): per
 # browser cookie, per IP address and in total, counted in the database that every instance
 # shares (Django's database cache, its table made by the game's migrations), so every instance
 # sees the same counts. The database cache's increment is a read and a write, not atomic: a
@@ -129,7 +130,7 @@ HEARTS_TABLES_IN_ALL = os.environ.get("HEARTS_TABLES_IN_ALL") or "2000/h"
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 # Django's signed-cookie sessions, telling the game when a cookie came but could not be read.
-SESSION_ENGINE = "game.session"
+SESSION_ENGINE = "game.web.session"
 SESSION_SERIALIZER = "django.contrib.sessions.serializers.JSONSerializer"
 SESSION_COOKIE_NAME = "hearts"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365

@@ -4,6 +4,6 @@ from hearts_site.health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
-    path("", include("game.urls")),
-    path("", include("game.network_urls")),
+    path("", include("game.solo.urls")),
+    path("", include("game.network.urls")),
 ]

@@ -8,12 +8,54 @@ LIT = '#table .hand .card:not([aria-disabled="true"])'
 TITLE = "#titlebar #title"
 
 
+def give_name(page: Page, name: str = "Ada") -> None:
+    """Answer the name prompt; a game is then on the table."""
+    page.get_by_label("What is your name?").fill(name)
+    page.get_by_role("button", name="OK").click()
+    expect(page.locator(TITLE)).to_contain_text("Game #")
+
+
 def start(page: Page, base: str, number: int = 617, name: str = "Ada") -> None:
     """A first visit by a link to game ``number``: the name prompt, then that game."""
     page.goto(f"{base}/#{number}")
-    page.get_by_label("What is your name?").fill(name)
-    page.get_by_role("button", name="OK").click()
+    page.wait_for_load_state("networkidle")  # hearts.js has opened the game the link names
+    give_name(page, name)
     expect(page.locator(TITLE)).to_have_text(f"Hearts - Game #{number}")
+    expect(page).to_have_title(f"Hearts - Game #{number}")
+
+
+def pass_by_keyboard(page: Page, steps: tuple[int, int] = (1, 1)) -> None:
+    """Pick three cards with Space, moving ``steps`` cards right with the arrow key before the
+    second and the third; then Enter passes and Enter says OK."""
+    page.locator(CARDS).first.focus()
+    keys(page, "Space")
+    for step in steps:
+        for _ in range(step):
+            page.keyboard.press("ArrowRight")
+        keys(page, "Space")
+    expect(page.locator("#table .hand .card.raised")).to_have_count(3)
+    page.evaluate("document.activeElement.blur()")
+    keys(page, "Enter")
+    expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
+    keys(page, "Enter")
+    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+
+
+def dialog(page: Page, dialog_id: str):
+    return page.locator(f"#dialogs dialog#{dialog_id}")
+
+
+def wait_modal(page: Page, dialog_id: str) -> None:
+    """Wait until the dialog ``dialog_id`` is open as a modal."""
+    page.wait_for_function(
+        "id => { const d = document.getElementById(id); return d && d.matches(':modal'); }",
+        arg=dialog_id,
+    )
+
+
+def expect_modal(page: Page, dialog_id: str) -> None:
+    expect(dialog(page, dialog_id)).to_be_visible()
+    wait_modal(page, dialog_id)
 
 
 def keys(page: Page, key: str) -> None:
@@ -50,8 +92,9 @@ def after(page: Page, before: str) -> None:
 def played_until(number: int, done, name: str = "Ada"):
     """Game ``number`` with the computer's choices made for you too, up to the first moment
     ``done(state)`` holds (each step is one of your actions and the computers' answers)."""
-    from game import actions, players
-    from game.session import PlayerState
+    from game import players
+    from game.solo import actions
+    from game.web.session import PlayerState
 
     state = PlayerState()
     state.options.name = name
@@ -80,7 +123,7 @@ def open_at(page: Page, base: str, state) -> None:
     from django.conf import settings
     from django.contrib.sessions.backends.signed_cookies import SessionStore
 
-    from game.session import save
+    from game.web.session import save
 
     store = SessionStore()
     save(store, state)

@@ -46,8 +46,8 @@ def fixed_new_game_numbers(request, monkeypatch):
         return
     numbers = iter(range(FIXED_NUMBERS_FROM, FIXED_NUMBERS_FROM + 1000))
     draw = lambda: next(numbers)  # noqa: E731
-    monkeypatch.setattr("game.views.new_number", draw)
-    monkeypatch.setattr("game.actions.new_number", draw)
+    monkeypatch.setattr("game.solo.views.new_number", draw)
+    monkeypatch.setattr("game.solo.actions.new_number", draw)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import re
 from django.test import Client
 
 from game.engine import Game
-from game.session import load
+from game.web.session import load
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -32,7 +32,7 @@ def status_of(html: str) -> str:
 
 def named_client(name: str = "Ada", number: int = 617) -> Client:
     """A browser that has typed its name and sits at game ``number``."""
-    from game.actions import Clock, start_game
+    from game.solo.actions import Clock, start_game
 
     client = Client()
     response = client.post("/name", {"name": name})
@@ -74,7 +74,7 @@ def store(client: Client, state) -> None:
     """Write a changed state into the client's signed cookie, as a response would."""
     from django.conf import settings
 
-    from game.session import save
+    from game.web.session import save
 
     session = client.session
     save(session, state)

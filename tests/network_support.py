@@ -8,9 +8,9 @@ from django.test import Client
 
 from game.engine import Card
 from game.models import Table
-from game.tables import TableState
+from game.network.state import TableState
+from tests.helpers import HX, status_of  # noqa: F401 (the network tests take them from here)
 
-HX = {"HTTP_HX_REQUEST": "true"}
 CODE_IN_URL = re.compile(r"^/t/([A-Za-z0-9_-]{22})/")
 
 
@@ -104,12 +104,6 @@ def start_people(names, number: int) -> list[Person]:
     people = seat_people(names, number)
     assert people[0].post("start").status_code == 200
     return people
-
-
-def status_of(html: str) -> str:
-    found = re.search(r'class="status-line[^"]*">([^<]*)<', html)
-    assert found, "no status line"
-    return found.group(1)
 
 
 def needed(person: Person) -> tuple[str, dict] | None:

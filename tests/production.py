@@ -9,17 +9,14 @@ import http.client
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from game.loadtest import stop
+from tools import server
 
 REPO = Path(__file__).resolve().parent.parent
-START_DEADLINE_SECONDS = 60
 
 
 def make_secret_key() -> str:
@@ -78,12 +75,6 @@ def settings_under(env: dict[str, str]) -> dict:
     return json.loads(result.stdout)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @dataclass
 class Response:
     status: int
@@ -130,37 +121,9 @@ class Server:
 
 @contextlib.contextmanager
 def gunicorn(env: dict[str, str], log_dir: Path):
-    """Start `gunicorn hearts_site.asgi -c gunicorn.conf.py` (the Procfile's command) on a free
-    PORT, wait until /healthz answers 200, and stop it afterwards."""
-    port = free_port()
+    """Start `gunicorn hearts_site.asgi -c gunicorn.conf.py` (the Procfile's command as it is,
+    through tools.server, the launcher the load tools use too) on a free PORT, wait until /healthz
+    answers 200, and stop it afterwards."""
     stdout, stderr = log_dir / "gunicorn.stdout", log_dir / "gunicorn.stderr"
-    with stdout.open("wb") as out, stderr.open("wb") as err:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "hearts_site.asgi", "-c", "gunicorn.conf.py"],
-            cwd=REPO,
-            env={**env, "PORT": str(port)},
-            stdout=out,
-            stderr=err,
-        )
-    server = Server(process, port, stdout, stderr)
-    try:
-        deadline = time.monotonic() + START_DEADLINE_SECONDS
-        while True:
-            if process.poll() is not None:
-                raise AssertionError(
-                    f"gunicorn exited with {process.returncode}:\n"
-                    f"{stdout.read_text()}\n{stderr.read_text()}"
-                )
-            try:
-                health = server.get("/healthz", Host="127.0.0.1")
-            except OSError:  # not listening yet
-                pass
-            else:
-                assert health.status == 200, f"/healthz answered {health.status}"
-                break
-            if time.monotonic() > deadline:
-                raise AssertionError(f"gunicorn did not answer /healthz:\n{stdout.read_text()}")
-            time.sleep(0.1)
-        yield server
-    finally:
-        stop(process)
+    with server.gunicorn(env, stdout, stderr, loopback=False) as (process, port):
+        yield Server(process, port, stdout, stderr)

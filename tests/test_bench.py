@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from game.bench import deal_game, ducker_pass, ducker_play, random_pass, random_play
 from game.engine import PASS_CYCLE, Card, Game
+from tools.bench import deal_game, ducker_pass, ducker_play, random_pass, random_play
 
 
 def test_bench_deals_cycle_the_pass_directions():
@@ -47,8 +47,8 @@ def test_ducker_passes_its_highest_cards_and_ducks():
 
 
 def test_the_moon_hunter_keeps_its_winners_and_plays_legally():
-    from game.hunter import Hunter
     from game.players import choose_pass
+    from tools.hunter import Hunter
 
     game = Game.from_dict(
         {
@@ -84,7 +84,7 @@ def test_the_moon_hunter_keeps_its_winners_and_plays_legally():
 
 
 def test_the_bench_runs_its_moon_hunter_match_up(capsys):
-    from game.bench import main
+    from tools.bench import main
 
     main(["--hands", "4", "--only", "hunters", "--workers", "1", "--think", "0"])
     out = capsys.readouterr().out
@@ -94,7 +94,7 @@ def test_the_bench_runs_its_moon_hunter_match_up(capsys):
 
 
 def test_the_bench_times_both_forms_of_the_search_core_on_the_same_positions(capsys):
-    from game.bench import main
+    from tools.bench import main
 
     main(["--think-only", "--think", "4"])  # the figures are for people: no verdict on speed here
     out = capsys.readouterr().out

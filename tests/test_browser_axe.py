@@ -17,6 +17,7 @@ from tests.browser_support import (
     open_at,
     played_until,
     start,
+    wait_modal,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,13 +52,6 @@ class Axe:
             if violation["id"] not in EXCEPTIONS:
                 found = f"{violation['id']} ({violation['help']}) at {violation['nodes']}"
                 self.found.append(f"{where}: {found}")
-
-
-def dialog_open(page: Page, dialog_id: str) -> None:
-    page.wait_for_function(
-        "id => { const d = document.getElementById(id); return d && d.matches(':modal'); }",
-        arg=dialog_id,
-    )
 
 
 def close(page: Page, dialog_id: str) -> None:
@@ -105,7 +99,7 @@ def test_axe_finds_nothing_in_any_phase_dialog_or_menu(fresh_context, live_serve
         ("F5", "dialog-options"),
     ):
         page.keyboard.press(key)
-        dialog_open(page, dialog_id)
+        wait_modal(page, dialog_id)
         axe.check(f"{dialog_id} ({key})")
         close(page, dialog_id)
     for menu, item, dialog_id in (
@@ -115,29 +109,29 @@ def test_axe_finds_nothing_in_any_phase_dialog_or_menu(fresh_context, live_serve
     ):
         page.locator(menu).click()
         page.get_by_role("menuitem", name=item).click()
-        dialog_open(page, dialog_id)
+        wait_modal(page, dialog_id)
         axe.check(dialog_id)
         if dialog_id == "dialog-stats":
             page.get_by_role("button", name="Reset...").click()
-            dialog_open(page, "dialog-stats-reset")
+            wait_modal(page, "dialog-stats-reset")
             axe.check("dialog-stats-reset")
             close(page, "dialog-stats-reset")
         else:
             close(page, dialog_id)
     page.keyboard.press("F3")
-    dialog_open(page, "dialog-select-game")
+    wait_modal(page, "dialog-select-game")
     page.keyboard.type("0")
     page.keyboard.press("Enter")
     expect(page.locator("#number-refusal")).to_be_visible()
     axe.check("dialog-select-game refusing a number")
     close(page, "dialog-select-game")
     page.evaluate("location.hash = '#618'")
-    dialog_open(page, "dialog-open-game")
+    wait_modal(page, "dialog-open-game")
     axe.check("dialog-open-game")
     close(page, "dialog-open-game")
     page.wait_for_function("() => location.hash === '#617'")
     page.evaluate("location.hash = '#0'")
-    dialog_open(page, "dialog-refusal")
+    wait_modal(page, "dialog-refusal")
     axe.check("dialog-refusal")
     close(page, "dialog-refusal")
 

@@ -1,4 +1,4 @@
-"""Issue 5 in Debian's Chromium: every key of the product page's table, the menus by keyboard
+"""In Debian's Chromium: every key of the product page's table, the menus by keyboard
 alone, links to numbered games, undo and hint, options across a reload, statistics after a
 finished game, and exit to the desktop and back."""
 
@@ -11,36 +11,28 @@ from django.conf import settings
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 from playwright.sync_api import Page, expect
 
-from game import actions, players
-from game.session import PlayerState, save
-from game.table import result_sentence, seat_names
-from tests.browser_support import CARDS, LIT, STATUS, TITLE, after, seq
+from game import players
+from game.solo import actions
+from game.web.session import PlayerState, save
+from game.web.table import result_sentence, seat_names
+from tests.browser_support import (
+    CARDS,
+    LIT,
+    STATUS,
+    TITLE,
+    after,
+    dialog,
+    expect_modal,
+    keys,
+    pass_by_keyboard,
+    seq,
+    start,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def keys(page: Page, key: str) -> None:
-    """Press a key that makes the server act, and wait for the new table."""
-    before = seq(page)
-    page.keyboard.press(key)
-    after(page, before)
-
-
-def give_name(page: Page, name: str = "Ada") -> None:
-    page.get_by_label("What is your name?").fill(name)
-    page.get_by_role("button", name="OK").click()
-    expect(page.locator(TITLE)).to_contain_text("Game #")
-
-
-def open_game(page: Page, base: str, number: int = 617) -> None:
-    page.goto(f"{base}/#{number}")
-    page.wait_for_load_state("networkidle")  # hearts.js has opened the game the link names
-    give_name(page)
-    expect(page.locator(TITLE)).to_have_text(f"Hearts - Game #{number}")
-    expect(page).to_have_title(f"Hearts - Game #{number}")
 
 
 def focused(page: Page) -> str:
@@ -50,41 +42,11 @@ def focused(page: Page) -> str:
     )
 
 
-def pass_by_keyboard(page: Page) -> None:
-    """Pick three cards with Space and the arrow keys, then Enter passes and Enter says OK."""
-    page.locator(CARDS).first.focus()
-    keys(page, "Space")
-    for _ in range(3):
-        page.keyboard.press("ArrowRight")
-    keys(page, "Space")
-    page.keyboard.press("ArrowRight")
-    keys(page, "Space")
-    expect(page.locator("#table .hand .card.raised")).to_have_count(3)
-    page.evaluate("document.activeElement.blur()")
-    keys(page, "Enter")
-    expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
-    keys(page, "Enter")
-    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
-
-
-def dialog(page: Page, dialog_id: str):
-    return page.locator(f"#dialogs dialog#{dialog_id}")
-
-
-def expect_modal(page: Page, dialog_id: str) -> None:
-    box = dialog(page, dialog_id)
-    expect(box).to_be_visible()
-    page.wait_for_function(
-        "id => { const d = document.getElementById(id); return d && d.matches(':modal'); }",
-        arg=dialog_id,
-    )
-
-
 # -- every key of the table ---------------------------------------------------------------------
 
 
 def test_f1_help_modal_then_esc_restores_focus(page: Page, live_server):
-    open_game(page, live_server.url)
+    start(page, live_server.url)
     page.locator(CARDS).nth(4).focus()
     name = focused(page)
     page.evaluate("window.stillHere = true")
@@ -98,7 +60,7 @@ def test_f1_help_modal_then_esc_restores_focus(page: Page, live_server):
 
 
 def test_f2_new_game_and_f3_select_game(page: Page, live_server):
-    open_game(page, live_server.url, 617)
+    start(page, live_server.url, 617)
     page.keyboard.press("F2")  # nothing is lost yet: no question (tests/conftest.py numbers it)
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #4242")
     page.wait_for_function("() => location.hash === '#4242'")
@@ -120,7 +82,7 @@ def test_f2_new_game_and_f3_select_game(page: Page, live_server):
 
 
 def test_f4_score_sheet_and_f5_options_keep_the_page(page: Page, live_server):
-    open_game(page, live_server.url)
+    start(page, live_server.url)
     page.keyboard.press("F4")
     expect_modal(page, "dialog-score")
     expect(dialog(page, "dialog-score")).to_contain_text("Game #617, hand 1.")
@@ -136,7 +98,7 @@ def test_f4_score_sheet_and_f5_options_keep_the_page(page: Page, live_server):
 
 
 def test_enter_passes_and_says_ok_arrows_and_space_pick_cards(page: Page, live_server):
-    open_game(page, live_server.url)
+    start(page, live_server.url)
     cards = page.locator(CARDS)
     cards.first.focus()
     page.keyboard.press("ArrowRight")
@@ -145,18 +107,18 @@ def test_enter_passes_and_says_ok_arrows_and_space_pick_cards(page: Page, live_s
     assert focused(page) == cards.nth(2).text_content().strip()
     page.keyboard.press("ArrowLeft")
     assert focused(page) == cards.nth(1).text_content().strip()
-    pass_by_keyboard(page)
+    pass_by_keyboard(page, (3, 1))
 
 
 def test_h_hint_and_ctrl_z_undo(page: Page, live_server):
-    open_game(page, live_server.url)
+    start(page, live_server.url)
     page.locator(CARDS).first.focus()
     page.evaluate("document.activeElement.blur()")
     page.keyboard.press("h")  # while passing: three cards
     expect(page.locator("#table .hand .card.hinted")).to_have_count(3)
     expect(page.locator(STATUS)).to_contain_text("Hint: pass the ")
     expect(page.locator("#table .hand .card.raised")).to_have_count(0)  # nothing chosen
-    pass_by_keyboard(page)
+    pass_by_keyboard(page, (3, 1))
     page.keyboard.press("h")  # while playing: one card
     hinted = page.locator("#table .hand .card.hinted")
     expect(hinted).to_have_count(1)
@@ -196,7 +158,7 @@ def test_h_hint_and_ctrl_z_undo(page: Page, live_server):
 
 
 def test_alt_g_alt_h_arrows_and_esc_in_the_menus(page: Page, live_server):
-    open_game(page, live_server.url)
+    start(page, live_server.url)
     game, help_ = page.locator("#menu-game-button"), page.locator("#menu-help-button")
     page.keyboard.press("Alt+g")
     expect(game).to_have_attribute("aria-expanded", "true")
@@ -229,7 +191,7 @@ def test_alt_g_alt_h_arrows_and_esc_in_the_menus(page: Page, live_server):
 
 
 def test_every_dialog_through_the_menus_by_keyboard(page: Page, live_server):
-    open_game(page, live_server.url)
+    start(page, live_server.url)
     page.reload()
     page.keyboard.press("Tab")  # into the page: the skip link comes first, then the menu bar
     expect(page.get_by_role("link", name="Skip to your cards")).to_be_focused()
@@ -297,9 +259,9 @@ def test_menus_and_dialogs_without_javascript(browser, live_server):
 def first_hand_and_plays(browser, base: str) -> tuple[list[str], list[str], list[str]]:
     context = browser.new_context(reduced_motion="reduce")
     page = context.new_page()
-    open_game(page, base, 617)
+    start(page, base, 617)
     hand = page.locator(CARDS).evaluate_all("cards => cards.map(c => c.value)")
-    pass_by_keyboard(page)
+    pass_by_keyboard(page, (3, 1))
     received = page.locator(CARDS).evaluate_all("cards => cards.map(c => c.value)")
     page.locator(LIT).first.focus()
     keys(page, "Enter")
@@ -318,8 +280,8 @@ def test_the_same_link_twice_gives_the_same_game(browser, live_server):
 
 
 def test_a_link_asks_before_abandoning_a_game_in_progress(page: Page, live_server):
-    open_game(page, live_server.url, 617)
-    pass_by_keyboard(page)
+    start(page, live_server.url, 617)
+    pass_by_keyboard(page, (3, 1))
     page.evaluate("location.hash = '#618'")
     expect_modal(page, "dialog-open-game")
     expect(dialog(page, "dialog-open-game")).to_contain_text(
@@ -349,7 +311,7 @@ def test_a_link_asks_before_abandoning_a_game_in_progress(page: Page, live_serve
 
 
 def test_options_survive_a_reload_and_cancel_changes_nothing(page: Page, live_server):
-    open_game(page, live_server.url)
+    start(page, live_server.url)
     page.keyboard.press("F5")
     expect_modal(page, "dialog-options")
     page.get_by_label("Your name").fill("Zed")
@@ -457,8 +419,8 @@ def test_statistics_after_a_finished_game(page: Page, live_server):
 
 
 def test_exit_to_the_desktop_and_reopen(page: Page, live_server):
-    open_game(page, live_server.url)
-    pass_by_keyboard(page)
+    start(page, live_server.url)
+    pass_by_keyboard(page, (3, 1))
     hand = page.locator(CARDS).evaluate_all("cards => cards.map(c => c.value)")
     page.keyboard.press("Alt+g")
     page.keyboard.press("End")

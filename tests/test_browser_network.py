@@ -12,9 +12,9 @@ from playwright.sync_api import Browser, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from game.models import Table
-from game.tables import TableState
+from game.network.state import TableState
 from tests.browser_support import CARDS, STATUS, visible_strips, walk_focus_across_hand
-from tests.test_browser_feel import STRIP_SIZES
+from tests.test_browser_flows import STRIP_SIZES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

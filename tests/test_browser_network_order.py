@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from game.models import Table
-from game.tables import TableState
+from game.network.state import TableState
 from tests.network_support import Person
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from game.models import Table
-from game.tables import TableState
+from game.network.state import TableState
 from tests.browser_support import STATUS
 from tests.test_browser_axe import Axe
 

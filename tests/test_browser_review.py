@@ -8,12 +8,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from game import actions, players
+from game import players
 from game.review import HandRecord, cards_text, review
-from game.session import PlayerState
-from tests.browser_support import open_at
+from game.solo import actions
+from game.web.session import PlayerState
+from tests.browser_support import open_at, wait_modal
 from tests.network_support import start_people, table_of
-from tests.test_browser_axe import Axe, dialog_open
+from tests.test_browser_axe import Axe
 from tests.test_review_site import finish_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -59,7 +60,7 @@ def test_reviewing_a_hand_by_mouse(page: Page, live_server):
     assert found.costliest is not None and found.costliest.trick > 0
     open_at(page, live_server.url, state)
     page.locator("#table dialog.sheet").get_by_role("link", name="Review Hand").click()
-    dialog_open(page, "dialog-review")
+    wait_modal(page, "dialog-review")
     dialog = page.locator(DIALOG)
     expect(dialog.locator("#dialog-title")).to_have_text("Review of Hand 1")
     expect(dialog).to_contain_text(found.pauline_sentence[1:])
@@ -91,7 +92,7 @@ def test_reviewing_a_hand_by_keyboard_alone(page: Page, live_server):
     found = the_review(state)
     open_at(page, live_server.url, state)
     page.keyboard.press("r")
-    dialog_open(page, "dialog-review")
+    wait_modal(page, "dialog-review")
     step_is(page, 0)
     page.keyboard.press("ArrowRight")
     step_is(page, 1)
@@ -126,7 +127,7 @@ def test_reviewing_a_hand_by_keyboard_alone(page: Page, live_server):
         page.keyboard.press("ArrowDown")
     expect(item).to_be_focused()
     page.keyboard.press("Enter")
-    dialog_open(page, "dialog-review")
+    wait_modal(page, "dialog-review")
     step_is(page, 0)
 
 
@@ -168,7 +169,7 @@ def test_axe_finds_nothing_on_the_review(fresh_context, live_server):
         axe = Axe(page)
         open_at(page, live_server.url, state)
         page.keyboard.press("r")
-        dialog_open(page, "dialog-review")
+        wait_modal(page, "dialog-review")
         axe.check(f"review, the pass, {size}")
         page.keyboard.press("ArrowRight")
         axe.check(f"review, trick 1, {size}")
@@ -198,7 +199,7 @@ def test_at_a_network_table_two_seats_each_review_only_what_they_could_know(
         page.on("response", lambda response, bodies=bodies: bodies.append(_text(response)))
         page.goto(f"{base}/t/{person.code}/")
         page.locator("#table dialog.sheet").get_by_role("link", name="Review Hand").click()
-        dialog_open(page, "dialog-review")
+        wait_modal(page, "dialog-review")
         dialog = page.locator(DIALOG)
         expect(dialog.locator("#review-step-0 .review-sentence")).to_contain_text(
             f"You passed {cards_text(passes[seat])} to {names[(seat + 1) % 4]}, and received "

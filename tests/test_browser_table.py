@@ -4,16 +4,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from game.engine import card_name
-from tests.browser_support import LIT, STATUS, after, seq
+from tests.browser_support import LIT, STATUS, act, after, seq
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def act(page: Page, locator) -> None:
-    """Click and wait until the server has answered with a new table."""
-    before = seq(page)
-    locator.click(position={"x": 6, "y": 24})
-    after(page, before)
 
 
 def click_button(page: Page, name: str) -> None:
@@ -54,9 +47,9 @@ def play_hand(page: Page) -> None:
 def first_choices_result(number: int) -> tuple[int, str]:
     """The hands and the result of game ``number`` when you always pass your first three cards
     and play your first lit card, as the test below does by clicking."""
-    from game import actions
-    from game.session import PlayerState
-    from game.table import result_sentence, seat_names
+    from game.solo import actions
+    from game.web.session import PlayerState
+    from game.web.table import result_sentence, seat_names
 
     state, clock = PlayerState(), actions.Clock()
     state.options.name = "Ada"

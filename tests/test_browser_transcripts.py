@@ -1,16 +1,16 @@
 """What a keyboard-only player and a listening player do and hear through one whole hand of
 game 617, from a real run in Debian's Chromium: the keys pressed, the focus as a screen reader
 announces it, and each change of the live region (the status bar). Run with ``-s`` to read the
-transcripts; the assertions hold the story to issue 12's list, in order and once."""
+transcripts; the assertions hold the story in order, each event told once."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from game import actions
 from game.engine import Card
-from game.table import COMPUTER_NAMES, result_sentence, seat_names
+from game.solo import actions
+from game.web.table import COMPUTER_NAMES, result_sentence, seat_names
 from tests.browser_support import (
     CARDS,
     STATUS,

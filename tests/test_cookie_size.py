@@ -6,7 +6,7 @@ from django.http import HttpResponse
 
 from game.engine import Game, SplitMix64
 from game.review import kept_for_review
-from game.session import NAME_MAX, PlayerState, Stats, save
+from game.web.session import NAME_MAX, PlayerState, Stats, save
 from tests.helpers import game_of, pass_three, post, state_of, store
 from tests.helpers import named_client as make_client
 

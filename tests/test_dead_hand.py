@@ -1,4 +1,4 @@
-"""Issue 15, our addition: "Finish the hand when no points are left".
+"""Our addition: "Finish the hand when no points are left".
 
 The rule is the engine's: with ``finish_dead_hands`` on, the trick that takes the last point
 card ends the hand, and the engine plays out the rest itself. The scores must be exactly those

@@ -1,4 +1,4 @@
-"""Issue 15, our addition: "Finish the hand when no points are left" through the site: the
+"""Our addition: "Finish the hand when no points are left" through the site: the
 option in the cookie, the table and its status, the computers, undo and the cookie's size.
 
 Game #7, passing the first three cards and always playing the last card that may be played:
@@ -12,9 +12,10 @@ import random
 
 from django.test import Client
 
-from game import actions, players
+from game import players
 from game.engine import Game
-from game.session import Options, PlayerState
+from game.solo import actions
+from game.web.session import Options, PlayerState
 from tests.helpers import HX, game_of, named_client, post, state_of, status_of
 from tests.test_cookie_size import BIG_STATS, LIMIT, LONG_NAME, set_cookie_length
 

@@ -292,3 +292,13 @@ def test_gunicorn_answers_head_on_the_pages(loopback_server):
         response = request(loopback_server.port, path, "HEAD", {"Host": "127.0.0.1"})
         assert response.status == 200, path
         assert response.body == b""
+
+
+@pytest.mark.parametrize("app", ["hearts_site.wsgi", "hearts_site.wsgi:application"])
+def test_gunicorn_started_on_the_wsgi_module_refuses_and_names_the_procfile_command(app):
+    """Django's documented `gunicorn hearts_site.wsgi`, from the project root, would read
+    gunicorn.conf.py and serve every request a 500: it stops at once, saying what to run."""
+    result = run(["-m", "gunicorn", app], production_env(PORT="0"))
+    assert result.returncode != 0
+    assert "`gunicorn hearts_site.asgi -c gunicorn.conf.py`" in result.stderr
+    assert "Listening at" not in result.stdout + result.stderr

@@ -12,9 +12,9 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from game.actions import Clock, start_game
 from game.engine import DECK, Game
-from game.session import UNREADABLE_NOTICE, load
+from game.solo.actions import Clock, start_game
+from game.web.session import UNREADABLE_NOTICE, load
 from tests.helpers import store
 
 COOKIE = settings.SESSION_COOKIE_NAME

@@ -1,4 +1,4 @@
-"""Issue 11: malformed requests get our 4xx page with the security headers (never a 500), bodies
+"""Malformed requests get our 4xx page with the security headers (never a 500), bodies
 are refused before they are read, pages answer HEAD, Server-Timing's parts are disjoint, names
 keep their grapheme clusters and are isolated where shown."""
 
@@ -9,7 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from game.session import NAME_MAX, NAME_POINTS_MAX, UNREADABLE_NOTICE, PlayerState, clean_name
+from game.web.session import NAME_MAX, NAME_POINTS_MAX, UNREADABLE_NOTICE, PlayerState, clean_name
 from hearts_site.guard import MAX_BODY_BYTES
 from tests.helpers import HX, game_of, named_client, post
 from tests.test_server_timing import parts

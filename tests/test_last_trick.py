@@ -1,4 +1,4 @@
-"""Issue 15, our addition: the last trick, seen again, through the view model and the test
+"""Our addition: the last trick, seen again, through the view model and the test
 client (as an htmx dialog and as a page of its own without JavaScript).
 
 Game #7, passing the first three cards and playing the last card that may be played: the
@@ -12,7 +12,7 @@ import re
 from django.test import Client
 
 from game.engine import Game
-from game.last_trick import NOT_PLAYING, NOTHING_YET, last_trick_view, place_of
+from game.web.last_trick import NOT_PLAYING, NOTHING_YET, last_trick_view, place_of
 from tests.helpers import HX, game_of, named_client, post
 
 NAMES = ["Ada", "Pauline", "Michele", "Ben"]

@@ -1,4 +1,4 @@
-"""Issue 5 through the Django test client: every dialog (as an htmx fragment and as a page of
+"""Through the Django test client: every dialog (as an htmx fragment and as a page of
 its own), numbered games, options, statistics, undo, hint and exit, and each refusal."""
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from django.conf import settings
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 
 import game
-from game import actions, players
+from game import players
 from game.engine import Game
-from game.session import PlayerState, Stats, load, save
+from game.solo import actions
+from game.web.session import PlayerState, Stats, load, save
 
 HX = {"HTTP_HX_REQUEST": "true"}
 ROOT = Path(__file__).resolve().parent.parent

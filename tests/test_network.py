@@ -11,7 +11,9 @@ from django.test import Client
 
 from game.engine import Card, Game
 from game.models import Table
-from game.network import COOKIE, LIFETIME, idle_limit
+from game.network.seats import COOKIE
+from game.network.store import LIFETIME
+from game.network.views import idle_limit
 from tests.helpers import play_to_end_of_hand
 from tests.network_support import (
     HX,
@@ -125,6 +127,18 @@ def test_the_network_dialog_asks_dealer_or_connect_and_refuses_what_it_cannot_us
     assert response.status_code == 303 and response["Location"] == f"/t/{code}/"
     response = client.post("/network", {"role": "connect", "link": code})
     assert response["Location"] == f"/t/{code}/"
+
+
+def test_the_network_dialog_without_javascript_is_a_page_of_its_own_with_no_solo_table():
+    client = Client()
+    client.post("/name", {"name": "Ada"})  # the solo game deals Ada a game
+    page = client.get("/network").content.decode()
+    assert "Do you want to be the dealer, or connect to another game?" in page
+    assert "Game #" not in page and 'id="hand"' not in page  # nothing of the solo game's table
+    assert "data-network" in page  # the network's page, whose address hearts.js leaves alone
+    refused = client.post("/network", {"role": "dealer", "name": " ", "number": ""})
+    assert refused.status_code == 400 and "Please type your name." in refused.content.decode()
+    assert 'id="hand"' not in refused.content.decode()
 
 
 def test_a_name_is_required_to_join():

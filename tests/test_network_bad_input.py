@@ -5,7 +5,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from game.network import COOKIE, NO_SEAT, NO_TABLE, STALE, UNREACHABLE
+from game.network.seats import COOKIE
+from game.network.views import NO_SEAT, NO_TABLE, STALE, UNREACHABLE
 from tests.network_support import HX, Person, needed, status_of, table_of
 
 pytestmark = pytest.mark.django_db
@@ -168,3 +169,17 @@ def test_nonsense_in_a_poll_or_a_page_address_is_no_error():
         assert response.status_code == 200
         response = anna.client.get(f"/t/{anna.code}/?{query}")
         assert response.status_code == 200
+
+
+def test_a_form_without_a_seq_is_taken_as_in_the_solo_game():
+    """One rule for both (game.seating.stale): a form that carries a seq must carry the current
+    one; a form without one is not tied to a moment of the table and is acted on."""
+    people = started("Anna", "Bob")
+    mover = to_play(people)
+    row, state = table_of(mover.code)
+    card = state.game.legal_plays(mover.seat)[0]
+    response = mover.client.post(f"/t/{mover.code}/play", {"card": card}, **HX)
+    assert response.status_code == 200 and STALE not in response.content.decode()
+    after_row, after = table_of(mover.code)
+    assert after_row.version > row.version
+    assert card not in after.game.hand(mover.seat)

@@ -7,9 +7,11 @@ import threading
 import pytest
 from django.db import connection, connections, transaction
 
-from game import actions, network
 from game.engine import Game
 from game.models import Table
+from game.network import store
+from game.network import views as network
+from game.solo import actions
 from tests.network_support import Person, needed, status_of, table_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -208,7 +210,7 @@ def test_a_move_that_cannot_have_the_tables_lock_soon_is_told_the_table_is_busy(
     people[0].post("start")
     row, state = table_of(code)
     card = state.game.hand(0)[0]
-    monkeypatch.setattr(network, "LOCK_WAIT_MS", 200)
+    monkeypatch.setattr(store, "LOCK_WAIT_MS", 200)
     holding, release = threading.Event(), threading.Event()
 
     def hold_lock():

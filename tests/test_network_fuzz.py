@@ -1,4 +1,4 @@
-"""Random and hostile requests to every network address (read from game.network_urls, so a new
+"""Random and hostile requests to every network address (read from game.network.urls, so a new
 address is covered the day it is added): whatever the method, query string or form, the answer
 is a 4xx, a redirect or a page with a sentence, never a 5xx."""
 
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, note
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from game import network_urls
+from game.network import urls as network_urls
 from tests.network_support import HX, Person
 
 pytestmark = pytest.mark.django_db

@@ -10,12 +10,14 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from game import network, players
+from game import players
 from game.engine import Game
 from game.engine.rng import SEED_BYTES, secret_deal, secret_key
 from game.models import Table
+from game.network import seats, store
+from game.network import views as network
+from game.network.state import COMPUTER_NAMES
 from game.players.view import view_of
-from game.tables import COMPUTER_NAMES
 from tests.network_support import (
     HX,
     Person,
@@ -248,7 +250,7 @@ def test_a_griefer_toggling_a_card_every_50_seconds_cannot_keep_an_absent_person
     monkeypatch,
 ):
     clock = Clock()
-    monkeypatch.setattr(network, "now_seconds", clock)
+    monkeypatch.setattr(store, "now_seconds", clock)
     anna, bob, cleo = started("Anna", "Bob", "Cleo")  # Bob has gone; Cleo toggles a card
     act_until([anna], lambda s: s.game.has_passed(0))
     card = table_of(anna.code)[1].game.hand(2)[0]
@@ -273,7 +275,7 @@ def test_a_griefer_pressing_ok_again_every_50_seconds_saves_nothing_and_bob_is_r
     monkeypatch,
 ):
     clock = Clock()
-    monkeypatch.setattr(network, "now_seconds", clock)
+    monkeypatch.setattr(store, "now_seconds", clock)
     anna, bob = started("Anna", "Bob")
     act_until([anna, bob], lambda s: s.game.phase == "hand_over")
     clock.now += 1
@@ -297,7 +299,7 @@ def test_a_griefer_pressing_ok_again_every_50_seconds_saves_nothing_and_bob_is_r
 
 def test_the_clock_of_a_seat_starts_when_the_table_begins_waiting_on_it(monkeypatch):
     clock = Clock()
-    monkeypatch.setattr(network, "now_seconds", clock)
+    monkeypatch.setattr(store, "now_seconds", clock)
     anna, bob = started("Anna", "Bob")
     start = clock.now
     state = table_of(anna.code)[1]
@@ -317,15 +319,15 @@ def test_a_lobby_never_started_expires_after_an_hour_a_game_lives_a_day():
     lobby = Person("Anna")
     lobby_code = lobby.deal(0)
     playing = started("Bea")[0]
-    Table.objects.update(created=timezone.now() - network.LOBBY_LIFETIME * 1.01)
-    assert network.purge() == 1
+    Table.objects.update(created=timezone.now() - store.LOBBY_LIFETIME * 1.01)
+    assert store.purge() == 1
     assert list(Table.objects.values_list("code", flat=True)) == [playing.code]
     assert lobby.page().status_code == 404
     assert playing.page().status_code == 200
     # and a lobby reached after its hour is gone at once, before any purge
     other = Person("Cleo")
     code = other.deal(0)
-    Table.objects.filter(code=code).update(created=timezone.now() - network.LOBBY_LIFETIME * 2)
+    Table.objects.filter(code=code).update(created=timezone.now() - store.LOBBY_LIFETIME * 2)
     assert other.page().status_code == 404 and not Table.objects.filter(code=code).exists()
     assert lobby_code != code
 
@@ -333,12 +335,12 @@ def test_a_lobby_never_started_expires_after_an_hour_a_game_lives_a_day():
 def test_expired_tables_are_purged_without_a_table_being_created(monkeypatch):
     anna = Person("Anna")
     old, kept = anna.deal(0), started("Bea")[0].code
-    Table.objects.filter(code=old).update(touched=timezone.now() - network.LIFETIME * 1.01)
-    monkeypatch.setattr(network, "PURGE_SHARE", 1)  # every table page purges
+    Table.objects.filter(code=old).update(touched=timezone.now() - store.LIFETIME * 1.01)
+    monkeypatch.setattr(store, "PURGE_SHARE", 1)  # every table page purges
     count = Table.objects.count()
     assert Client().get(f"/t/{kept}/").status_code == 409  # a stranger's look at another table
     assert Table.objects.count() == count - 1 and not Table.objects.filter(code=old).exists()
-    Table.objects.filter(code=kept).update(touched=timezone.now() - network.LIFETIME * 1.01)
+    Table.objects.filter(code=kept).update(touched=timezone.now() - store.LIFETIME * 1.01)
     call_command("purge_tables")
     assert not Table.objects.exists()
 
@@ -416,19 +418,19 @@ def test_a_name_is_read_back_whole_cluster_by_cluster():
 
 def test_a_browser_keeps_its_seats_at_many_tables_and_is_told_when_it_can_keep_no_more():
     anna = Person("Anna")
-    codes = [anna.deal(0) for _ in range(network.COOKIE_TABLES)]
-    cookie = anna.client.cookies[network.COOKIE]
+    codes = [anna.deal(0) for _ in range(seats.COOKIE_TABLES)]
+    cookie = anna.client.cookies[seats.COOKIE]
     assert len(cookie.OutputString()) < 4_096
-    assert int(cookie["max-age"]) >= network.LIFETIME.total_seconds() * 30
+    assert int(cookie["max-age"]) >= store.LIFETIME.total_seconds() * 30
     for code in codes:  # the ninth table and every other: still seated at each
         anna.code = code
         assert 'id="lobby-title"' in anna.page().content.decode()
     full = anna.client.post("/network", {"role": "dealer", "name": "Anna", "number": ""})
-    assert full.status_code == 400 and network.TOO_MANY_SEATS in full.content.decode()
+    assert full.status_code == 400 and seats.TOO_MANY_SEATS in full.content.decode()
     other = Person("Olga")
     code = other.deal(0)
     joined = anna.client.post(f"/t/{code}/name", {"name": "Anna"})
-    assert joined.status_code == 409 and network.TOO_MANY_SEATS in joined.content.decode()
+    assert joined.status_code == 409 and seats.TOO_MANY_SEATS in joined.content.decode()
     # a table that closed frees its place, and nothing else is lost
     Table.objects.filter(code=codes[0]).delete()
     assert anna.client.post(f"/t/{code}/name", {"name": "Anna"}).status_code == 303

@@ -135,7 +135,7 @@ def test_at_a_network_table_the_last_hand_stays_reviewable_while_the_next_is_pla
 
 
 def test_the_review_is_worked_out_in_its_own_thread_pool_and_kept():
-    from game import review_page
+    from game.web import review_page
 
     client = named_client("Ada", 617)
     play_to_end_of_hand(client)

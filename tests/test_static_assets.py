@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from game.web.respond import HTMX_VERSION
+
 STATIC = Path(__file__).resolve().parent.parent / "static"
 CARDS = STATIC / "cards"
 VENDOR = STATIC / "vendor"
@@ -23,7 +25,6 @@ FACES_GZIP_BUDGET = FACES_GZIP_MEASURED * 110 // 100
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
-HTMX_VERSION = "2.0.11"
 
 FACE_FILES = [CARDS / f"{code}.svg" for code in CODES]
 ALL_SVGS = [*FACE_FILES, CARDS / "back.svg", ICON]

@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 
 from game.engine import Game, card_name
-from game.session import load
-from game.table import won_sentence
+from game.web.session import load
+from game.web.table import won_sentence
 from tests.helpers import (
     HX,
     game_of,
@@ -394,7 +394,7 @@ def test_rendering_the_table_never_writes_the_session(htmx):
     from django.test import RequestFactory
     from django_htmx.middleware import HtmxDetails
 
-    from game.views import Timing, render_table
+    from game.solo.views import Timing, render_table
 
     client = named_client()
     request = RequestFactory().get("/", **(HX if htmx else {}))

@@ -18,6 +18,12 @@ from .rules import MOON
 
 SEATS = (0, 1, 2, 3)
 PLAYER_NAMES = ("You", "Pauline", "Michele", "Ben")
+SELECT_THREE = "Select three cards to pass."
+REFUSALS = {  # a card the rules keep back, by the mask that keeps it (rules.refused_by)
+    "lead": "You must lead the two of clubs.",
+    "hearts": "Hearts has not been broken. Choose another suit.",
+    "discard": "You cannot play a point card on the first trick.",
+}
 PASS_CYCLE = ("left", "right", "across", "keep")
 PASS_OFFSET = {"left": 1, "right": 3, "across": 2}
 MIN_NUMBER = 1
@@ -302,16 +308,11 @@ class Game:
         if card.index in self._legal(seat):
             return card.index
         _, cards = self._current  # type: ignore[misc]
-        if not cards:
-            if not self._tricks:
-                raise IllegalMove("You must lead the two of clubs.")
-            raise IllegalMove("Hearts has not been broken. Choose another suit.")
-        led = SUITS[rules.suit_of(cards[0])]
-        if card.suit != led:
-            if any(DECK[c].suit == led for c in hand):
-                raise IllegalMove(f"You must follow suit. Play a {SUIT_SINGULAR[led]}.")
-            raise IllegalMove("You cannot play a point card on the first trick.")
-        raise IllegalMove("You cannot play that card now.")  # unreachable by the rules above
+        reason = rules.refused_by(rules.mask_of(hand), cards, not self._tricks)
+        if reason == "follow":
+            led = SUITS[rules.suit_of(cards[0])]
+            raise IllegalMove(f"You must follow suit. Play a {SUIT_SINGULAR[led]}.")
+        raise IllegalMove(REFUSALS[reason])
 
     # ---- actions --------------------------------------------------------------------------
 
@@ -325,7 +326,7 @@ class Game:
         if self._passed[seat]:
             raise IllegalMove("You have already passed your cards.")
         if isinstance(codes, str) or not isinstance(codes, list | tuple) or len(codes) != 3:
-            raise IllegalMove("Select three cards to pass.")
+            raise IllegalMove(SELECT_THREE)
         cards = [Card.parse(code) for code in codes]
         if len({card.index for card in cards}) != 3:
             raise IllegalMove("Select three different cards to pass.")

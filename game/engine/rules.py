@@ -65,6 +65,15 @@ def legal_mask(hand: int, trick: Sequence[int], first: bool, broken: bool) -> in
     return follow or discard_mask(hand, first)
 
 
+def refused_by(hand: int, trick: Sequence[int], first: bool) -> str:
+    """Which of the masks above keeps a card of ``hand`` that ``legal_mask`` leaves out: "lead"
+    (the first trick's two of clubs), "hearts" (not broken), "follow" (the led suit is held) or
+    "discard" (no point card on the first trick)."""
+    if not trick:
+        return "lead" if first else "hearts"
+    return "follow" if hand & SUIT[suit_of(trick[0])] else "discard"
+
+
 def winning_position(trick: Sequence[int]) -> int:
     """The position in play order of the card taking the trick (so far): the highest of the led
     suit."""

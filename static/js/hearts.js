@@ -6,6 +6,57 @@
   var root = document.documentElement;
   root.classList.add("js");
 
+  // ---- the script's state, declared before anything uses it ---------------------------------
+
+  var body = document.body;
+  var lastIndex = null; // the card in focus when a request left, to focus near it afterwards
+  var focusBeforeMenu = null; // what had the focus before a menu opened
+  var opener = null; // what opened the dialog, to get the focus back when it closes
+  // A network table's page keeps its own address: its game number is not a link.
+  var atTable = body.hasAttribute("data-network");
+  var windowEl = document.getElementById("window");
+  var icon = document.getElementById("desktop-icon");
+  var desk = document.getElementById("desktop-main"); // the desktop's landmark while the window is shut
+
+  // ---- the keys, declared in one place ---------------------------------------------------------
+  // Each shortcut presses the element whose data-key names it (a menu item, the pile...): the
+  // templates say what a key does, this list says which keystroke is which key.
+  var SHORTCUTS = [
+    { name: "F1", key: "F1" },
+    { name: "F2", key: "F2" },
+    { name: "F3", key: "F3" },
+    { name: "F4", key: "F4" },
+    { name: "F5", key: "F5" },
+    { name: "Ctrl+z", code: "KeyZ", ctrl: true, notTyping: true },
+    { name: "h", code: "KeyH", notTyping: true },
+    { name: "l", code: "KeyL", notTyping: true, once: true },
+    { name: "r", code: "KeyR", notTyping: true, once: true }, // Review Last Hand (review.js)
+    { name: "Alt+g", code: "KeyG", alt: true, menu: true },
+    { name: "Alt+h", code: "KeyH", alt: true, menu: true },
+  ];
+
+  function shortcutOf(event) {
+    var ctrl = event.ctrlKey || event.metaKey;
+    for (var i = 0; i < SHORTCUTS.length; i++) {
+      var s = SHORTCUTS[i];
+      if (s.key ? event.key !== s.key : event.code !== s.code) continue;
+      if (!!s.ctrl !== ctrl || !!s.alt !== event.altKey) continue;
+      if (s.key && event.shiftKey) continue;
+      if (s.notTyping && typing(event.target)) continue;
+      if (s.once && event.repeat) continue;
+      return s;
+    }
+    return null;
+  }
+
+  function typing(target) {
+    return /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable;
+  }
+
+  function keyed(name) {
+    return document.querySelector('[data-key="' + name + '"]');
+  }
+
   function $(selector) {
     return document.querySelector(selector);
   }
@@ -129,12 +180,9 @@
     true
   );
 
-  var lastIndex = null;
-
   // ---- the menus (the WAI-ARIA menubar pattern) --------------------------------------------
 
   var tops = all(".menubar .menu-title");
-  var focusBeforeMenu = null;
 
   function menuOf(top) {
     return document.getElementById(top.getAttribute("aria-controls"));
@@ -257,8 +305,6 @@
 
   // ---- dialogs ------------------------------------------------------------------------------
 
-  var opener = null;
-
   function openDialog() {
     return $("#dialogs dialog[open]");
   }
@@ -298,7 +344,7 @@
       var dialog = event.target;
       if (!dialog.matches || !dialog.matches("#dialogs dialog")) return;
       dialog.remove();
-      if (location.pathname !== "/" && !atTable) history.replaceState(null, "", "/" + location.hash);
+      if (location.pathname !== home() && !atTable) history.replaceState(null, "", home() + location.hash);
       syncHash();
       restoreFocus();
     },
@@ -343,19 +389,19 @@
   // ---- numbered games: /#617 -----------------------------------------------------------------
 
   function currentNumber() {
-    var title = $("#title");
-    var match = title && /#(\d+)/.exec(title.textContent);
-    return match ? match[1] : null;
+    var table = $("#table");
+    return (table && table.getAttribute("data-number")) || null;
   }
 
-  // A network table's page (/t/<code>/) keeps its own address: its game number is not a link.
-  var atTable = /^\/t\//.test(location.pathname);
+  function home() {
+    return body.getAttribute("data-home");
+  }
 
   function syncHash() {
     var number = currentNumber();
     if (!number || atTable || $("#dialog-open-game")) return;
     var want = "#" + number;
-    if (location.hash !== want || location.pathname !== "/") history.replaceState(null, "", "/" + want);
+    if (location.hash !== want || location.pathname !== home()) history.replaceState(null, "", home() + want);
   }
 
   function followHash() {
@@ -373,16 +419,13 @@
     var number = String(parseInt(match[1], 10));
     if (number === currentNumber() || !window.htmx) return;
     opener = document.activeElement;
-    htmx.ajax("GET", "/game/" + number + "/", { target: "#dialogs", swap: "innerHTML" });
+    var url = body.getAttribute("data-open-game").replace("NUMBER", number);
+    htmx.ajax("GET", url, { target: "#dialogs", swap: "innerHTML" });
   }
 
   window.addEventListener("hashchange", followHash);
 
   // ---- exit to the desktop and back -------------------------------------------------------------
-
-  var windowEl = $("#window");
-  var icon = $("#desktop-icon");
-  var desk = $("#desktop-main"); // the desktop's own landmark and heading while the window is shut
 
   function exitToDesktop() {
     if (!windowEl || !icon) return;
@@ -418,12 +461,8 @@
 
   // ---- the keyboard -------------------------------------------------------------------------------
 
-  function typing(target) {
-    return /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable;
-  }
-
   function press(key) {
-    var item = document.querySelector('[data-key="' + key + '"]');
+    var item = keyed(key);
     if (!item) return false;
     opener = document.activeElement && !document.activeElement.closest(".menubar") ? document.activeElement : focusBeforeMenu;
     closeMenus(false);
@@ -439,26 +478,27 @@
     var dialog = openDialog();
     if (dialog) {
       if (key === "Tab") trapTab(event, dialog);
+      var again = shortcutOf(event);
+      if (again && again.name === "l" && dialog === lastTrick()) {
+        event.preventDefault(); // L again puts the last trick away
+        dialog.close();
+      }
       return; // Esc, Enter and the buttons are the dialog's own
     }
     if (target.closest && target.closest(".menubar") && menuKeys(event)) {
       event.preventDefault();
       return;
     }
-    var plain = !event.ctrlKey && !event.metaKey && !event.altKey;
+    var shortcut = shortcutOf(event);
     var handled = false;
-    if (event.altKey && !event.ctrlKey && !event.metaKey && (event.code === "KeyG" || event.code === "KeyH")) {
-      var top = document.getElementById(event.code === "KeyG" ? "menu-game-button" : "menu-help-button");
+    if (shortcut && shortcut.menu) {
+      var top = keyed(shortcut.name);
       if (top) {
         openMenu(top, "first");
         handled = true;
       }
-    } else if (plain && !event.shiftKey && /^F[1-5]$/.test(key)) {
-      handled = press(key);
-    } else if ((event.ctrlKey || event.metaKey) && !event.altKey && event.code === "KeyZ" && !typing(target)) {
-      handled = press("Ctrl+z");
-    } else if (plain && event.code === "KeyH" && !typing(target)) {
-      handled = press("h");
+    } else if (shortcut) {
+      handled = press(shortcut.name);
     } else if (key === "Escape" && openTop()) {
       closeMenus(true);
       handled = true;
@@ -497,18 +537,6 @@
     return shown && shown.open ? shown : null;
   }
 
-  document.addEventListener("keydown", function (event) {
-    if (event.defaultPrevented || event.code !== "KeyL" || event.repeat) return;
-    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
-    if (windowEl && windowEl.hidden) return;
-    var shown = lastTrick();
-    if (shown) {
-      event.preventDefault();
-      shown.close();
-    } else if (!openDialog() && press("l")) {
-      event.preventDefault();
-    }
-  });
 
   document.addEventListener(
     "click",

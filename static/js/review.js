@@ -1,5 +1,5 @@
-// Our addition: the review of the last hand. R, Game > Review Last Hand or the score sheet's
-// Review Hand opens it; in it Left and Right step through the pass and the tricks, Home and
+// Our addition: the review of the last hand. R (hearts.js's SHORTCUTS), Game > Review Last Hand
+// or the score sheet's Review Hand opens it; in it Left and Right step through the pass and the tricks, Home and
 // End go to the first and the last step, and each step's sentence is read out. Without this
 // script every step is a page of its own and the same links lead from one to the next.
 (function () {
@@ -93,16 +93,6 @@
     if (dialog && dialog.matches(":modal") && KEYS[event.key]) {
       event.preventDefault();
       step(dialog, KEYS[event.key]);
-      return;
-    }
-    var windowEl = document.getElementById("window");
-    if (event.code !== "KeyR" || event.shiftKey || event.repeat) return;
-    if (dialog || (windowEl && windowEl.hidden)) return;
-    if (document.querySelector("#dialogs dialog[open]")) return;
-    var item = document.querySelector('[data-key="r"]');
-    if (item) {
-      event.preventDefault();
-      item.click();
     }
   });
 })();

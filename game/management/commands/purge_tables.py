@@ -4,7 +4,7 @@ someone opens one, and on a small share of table pages)."""
 
 from django.core.management.base import BaseCommand
 
-from game.network import purge
+from game.network.store import purge
 
 
 class Command(BaseCommand):

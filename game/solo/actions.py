@@ -6,58 +6,20 @@ the state and lets the computer players move until it is the human's turn again.
 
 from __future__ import annotations
 
-import threading
-import time
-
-from game import players
+from game import players, seating
 from game.engine import SEATS, Game, IllegalMove
 from game.review import kept_for_review
-from game.session import HUMAN, PlayerState, new_number
+from game.seating import PRESS_OK, Clock, plays_so_far
+from game.web.session import HUMAN, PlayerState, new_number
 
 COMPUTERS = tuple(seat for seat in SEATS if seat != HUMAN)
 
 
-# The computer players' thinking is CPU work that may wait; the rest of the site may not. At
-# most THINKERS requests of a process think at once, the others wait their turn without holding
-# the interpreter, so /healthz and the pages are served between two moves' thinking.
-THINKERS = 1
-_thinking = threading.BoundedSemaphore(THINKERS)
-
-
-class Clock:
-    """Milliseconds spent by the computer players in one request, for Server-Timing: thinking,
-    and waiting for a turn to think."""
-
-    def __init__(self) -> None:
-        self.think_ms = 0.0
-        self.wait_ms = 0.0
-        self.spans: list[tuple[float, float]] = []  # (start, end) of each wait-and-think
-
-    def think(self, fn, *args):
-        start = time.perf_counter()
-        with _thinking:
-            began = time.perf_counter()
-            try:
-                return fn(*args)
-            finally:
-                end = time.perf_counter()
-                self.wait_ms += (began - start) * 1000
-                self.think_ms += (end - began) * 1000
-                self.spans.append((start, end))
-
-    def inside_ms(self, since: float) -> float:
-        """The waiting and thinking that began at or after ``since``."""
-        return sum(end - start for start, end in self.spans if start >= since) * 1000
-
-
-def plays_so_far(game: Game) -> int:
-    return game.tricks_played * 4 + len(game.trick)
+NO_GAME = "Start a new game first."
 
 
 def require_game(state: PlayerState) -> Game:
-    if state.game is None:
-        raise IllegalMove("Start a new game first.")
-    return state.game
+    return seating.require_game(state.game, NO_GAME)
 
 
 def start_game(state: PlayerState, number: int, clock: Clock) -> None:
@@ -88,25 +50,14 @@ def abandon(state: PlayerState) -> None:
 
 
 def toggle(state: PlayerState, code: str) -> None:
-    game = require_game(state)
-    if game.phase != "passing" or game.has_passed(HUMAN):
-        raise IllegalMove("Cards are not being passed now.")
-    card = code.strip().upper() if isinstance(code, str) else ""
-    if card not in game.hand(HUMAN):
-        raise IllegalMove("Select a card from your hand.")
-    if card in state.selected:
-        state.selected.remove(card)
-    elif len(state.selected) >= 3:
-        raise IllegalMove("You can pass only three cards. Click a raised card to lower it.")
-    else:
-        state.selected.append(card)
+    seating.toggle(require_game(state), HUMAN, state.selected, code)
     state.seq += 1
 
 
 def pass_selected(state: PlayerState, clock: Clock) -> None:
     game = require_game(state)
     if game.phase == "passing" and len(state.selected) != 3:
-        raise IllegalMove("Select three cards to pass.")
+        raise IllegalMove(seating.SELECT_THREE)
     trial = game.copy()
     trial.pass_cards(HUMAN, state.selected)
     for seat in COMPUTERS:
@@ -121,7 +72,7 @@ def pass_selected(state: PlayerState, clock: Clock) -> None:
 def accept(state: PlayerState, clock: Clock) -> None:
     require_game(state)
     if not state.awaiting_ok:
-        raise IllegalMove("There are no cards to accept.")
+        raise IllegalMove(seating.NOTHING_TO_ACCEPT)
     state.awaiting_ok = False
     state.fresh_from = 0
     state.seq += 1
@@ -131,7 +82,7 @@ def accept(state: PlayerState, clock: Clock) -> None:
 def play(state: PlayerState, code: str, clock: Clock) -> None:
     game = require_game(state)
     if state.awaiting_ok:
-        raise IllegalMove("Press OK to accept cards.")
+        raise IllegalMove(PRESS_OK)
     before = game.to_dict()
     fresh_from = plays_so_far(game)
     game.play(HUMAN, code)
@@ -222,5 +173,5 @@ def hint(state: PlayerState, clock: Clock) -> list[str]:
     if game.phase == "playing" and not state.awaiting_ok and game.turn == HUMAN:
         return [clock.think(players.choose_play, game.copy(), HUMAN)]
     if state.awaiting_ok:
-        raise IllegalMove("Press OK to accept cards.")
-    raise IllegalMove("There is nothing to choose now, so there is no hint.")
+        raise IllegalMove(PRESS_OK)
+    raise IllegalMove(seating.NO_HINT)

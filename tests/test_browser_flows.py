@@ -1,5 +1,5 @@
-"""Issue 12 in Debian's Chromium: every flow by mouse, keyboard and screen reader without
-glitches. One test per numbered defect of the issue, each on a fixed game number."""
+"""In Debian's Chromium: every flow by mouse, keyboard and screen reader without glitches,
+each test on a fixed game number."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def still_hand(page: Page) -> None:
 # 1 -----------------------------------------------------------------------------------------
 
 
-def test_1_enter_passes_the_three_cards_picked_by_click_or_by_space(page: Page, live_server):
+def test_enter_passes_the_three_cards_picked_by_click_or_by_space(page: Page, live_server):
     start(page, live_server.url)
     for i in (10, 11):
         act(page, page.locator(CARDS).nth(i))
@@ -75,7 +75,7 @@ def test_1_enter_passes_the_three_cards_picked_by_click_or_by_space(page: Page, 
 # 2 -----------------------------------------------------------------------------------------
 
 
-def test_2_a_refusal_a_hint_or_a_reload_does_not_play_the_last_trick_again(page: Page, live_server):
+def test_a_refusal_a_hint_or_a_reload_does_not_play_the_last_trick_again(page: Page, live_server):
     start(page, live_server.url)
     pass_last_three(page)
     play_two_of_clubs(page)
@@ -97,7 +97,7 @@ def test_2_a_refusal_a_hint_or_a_reload_does_not_play_the_last_trick_again(page:
 # 3 -----------------------------------------------------------------------------------------
 
 
-def test_3_a_shared_link_keeps_the_name_typed_while_the_page_loads(page: Page, live_server):
+def test_a_shared_link_keeps_the_name_typed_while_the_page_loads(page: Page, live_server):
     held = []
     page.route("**/static/js/hearts*.js", lambda route: held.append(route))
     page.goto(f"{live_server.url}/#617", wait_until="commit")
@@ -118,7 +118,7 @@ def test_3_a_shared_link_keeps_the_name_typed_while_the_page_loads(page: Page, l
 # 4 -----------------------------------------------------------------------------------------
 
 
-def test_4_focus_goes_to_the_hand_after_ok_and_to_the_sheet_at_the_end_of_a_hand(
+def test_focus_goes_to_the_hand_after_ok_and_to_the_sheet_at_the_end_of_a_hand(
     page: Page, live_server
 ):
     start(page, live_server.url)
@@ -145,7 +145,7 @@ def test_4_focus_goes_to_the_hand_after_ok_and_to_the_sheet_at_the_end_of_a_hand
 # 6 -----------------------------------------------------------------------------------------
 
 
-def test_6_your_hand_lights_only_when_the_computers_have_played(fresh_context, live_server):
+def test_your_hand_lights_only_when_the_computers_have_played(fresh_context, live_server):
     context = fresh_context(bypass_csp=True, reduced_motion="no-preference")
     page = context.new_page()
     start(page, live_server.url)
@@ -174,7 +174,7 @@ def test_6_your_hand_lights_only_when_the_computers_have_played(fresh_context, l
 # 7 -----------------------------------------------------------------------------------------
 
 
-def test_7_your_card_leaves_your_hand_before_the_server_answers(page: Page, live_server):
+def test_your_card_leaves_your_hand_before_the_server_answers(page: Page, live_server):
     start(page, live_server.url)
     pass_last_three(page)
     held = []
@@ -198,7 +198,7 @@ def test_7_your_card_leaves_your_hand_before_the_server_answers(page: Page, live
 # 8 -----------------------------------------------------------------------------------------
 
 
-def test_8_f2_asks_before_abandoning_a_game_in_progress(page: Page, live_server):
+def test_f2_asks_before_abandoning_a_game_in_progress(page: Page, live_server):
     start(page, live_server.url)
     page.keyboard.press("F2")  # nothing to lose yet: no question
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #4242")
@@ -228,7 +228,7 @@ def test_8_f2_asks_before_abandoning_a_game_in_progress(page: Page, live_server)
 # 9 -----------------------------------------------------------------------------------------
 
 
-def test_9_the_hand_stays_put_when_the_pass_button_goes(page: Page, live_server):
+def test_the_hand_stays_put_when_the_pass_button_goes(page: Page, live_server):
     start(page, live_server.url)
     y = page.locator("#table .hand").bounding_box()["y"]
     pass_last_three(page)
@@ -240,7 +240,7 @@ STRIP_SIZES = [(320, 568), (375, 667), (667, 375), (1024, 768), (1280, 800), (19
 
 
 @pytest.mark.parametrize("size", STRIP_SIZES)
-def test_9_cards_scale_with_the_window_and_show_24_px_each(fresh_context, live_server, size):
+def test_cards_scale_with_the_window_and_show_24_px_each(fresh_context, live_server, size):
     width, height = size
     context = fresh_context(viewport={"width": width, "height": height})
     page = context.new_page()
@@ -273,7 +273,7 @@ def test_9_cards_scale_with_the_window_and_show_24_px_each(fresh_context, live_s
 # 10 ----------------------------------------------------------------------------------------
 
 
-def test_10_the_hand_is_one_tab_stop_and_the_page_has_a_heading(page: Page, live_server):
+def test_the_hand_is_one_tab_stop_and_the_page_has_a_heading(page: Page, live_server):
     start(page, live_server.url)
     expect(page.get_by_role("heading", level=1)).to_have_text("Hearts - Game #617")
     page.locator("#menu-game-button").focus()
@@ -293,7 +293,7 @@ def test_10_the_hand_is_one_tab_stop_and_the_page_has_a_heading(page: Page, live
     expect(page.locator(CARDS).nth(1)).to_be_focused()  # the stop remembers the card
 
 
-def test_10_a_skip_link_reaches_the_hand_without_javascript(fresh_context, live_server):
+def test_a_skip_link_reaches_the_hand_without_javascript(fresh_context, live_server):
     context = fresh_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(live_server.url)
@@ -330,7 +330,7 @@ CONTRAST = """around => {
 }"""
 
 
-def test_11_the_focus_ring_stands_out_from_what_it_touches(page: Page, live_server):
+def test_the_focus_ring_stands_out_from_what_it_touches(page: Page, live_server):
     start(page, live_server.url)
     page.locator("#menu-game-button").focus()
     page.keyboard.press("Tab")  # by keyboard: the ring shows
@@ -346,7 +346,7 @@ def test_11_the_focus_ring_stands_out_from_what_it_touches(page: Page, live_serv
 # 12 ----------------------------------------------------------------------------------------
 
 
-def test_12_leading_a_heart_too_early_is_refused_in_the_originals_words(page: Page, live_server):
+def test_leading_a_heart_too_early_is_refused_in_the_originals_words(page: Page, live_server):
     state = played_until(617, your_lead_with_hearts_unbroken)
     open_at(page, live_server.url, state)
     heart = page.locator(f'{CARDS}[value$="H"]').first

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from game import menus, review_solo, views
+from game.solo import menus, views
+from game.solo import review as review_solo
 
 app_name = "game"
 urlpatterns = [

@@ -3,7 +3,8 @@ table. The action names match the solo game's, so its partials post to the table
 
 from django.urls import path
 
-from game import network, review_network
+from game.network import review as review_network
+from game.network import views as network
 
 app_name = "network"
 urlpatterns = [

@@ -6,11 +6,11 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from game import table
-from game.menus import dialog
 from game.review import last_hand
-from game.review_page import review_context
-from game.views import Timing, load_state
+from game.solo.menus import dialog
+from game.solo.views import Timing, load_state
+from game.web import table
+from game.web.review_page import review_context
 
 
 def solo_url(step: int) -> str:

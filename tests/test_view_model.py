@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from game import table
 from game.engine import CompletedTrick
+from game.web import table
 from tests.helpers import HX, game_of, named_client, pass_three, post, seq_of, state_of, status_of
 
 TICKS_CSS = Path(__file__).resolve().parent.parent / "static" / "css" / "ticks.css"

@@ -1,4 +1,4 @@
-"""How much CPU a hand's review costs: ``python -m game.bench_review``.
+"""How much CPU a hand's review costs: ``python -m tools.bench_review``.
 
 Plays ``--hands`` hands (hand ``h`` of game ``--first + h``, cycling through the four pass
 directions) with the computer players in seats 1 to 3 and, in seat 0, a person who plays the

@@ -1,4 +1,4 @@
-"""Load on the Hearts Network, measured: ``bin/with-postgres python -m game.netload``.
+"""Load on the Hearts Network, measured: ``bin/with-postgres python -m tools.netload``.
 
 Starts two gunicorn instances (the Procfile's command, production settings, bound to 127.0.0.1)
 that share one PostgreSQL (``DATABASE_URL``, which bin/with-postgres sets to a private cluster on
@@ -40,8 +40,9 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from game import loadtest
-from game.loadtest import HOST, REPO, collectstatic, median, percentile, production_env
+from tools import loadtest
+from tools.loadtest import HOST, REPO, collectstatic, production_env
+from tools.stats import median, percentile
 
 TIMEOUT = 30
 POLL_SECONDS = 2.0
@@ -395,7 +396,7 @@ def run(args: argparse.Namespace) -> int:
     if not url.startswith("postgres"):
         print(
             "DATABASE_URL must name a PostgreSQL database: "
-            "run bin/with-postgres python -m game.netload"
+            "run bin/with-postgres python -m tools.netload"
         )
         return 2
     host = urllib.parse.urlparse(url).hostname

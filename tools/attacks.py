@@ -1,4 +1,4 @@
-"""Attacks from outside, against a production-like run: ``python -m game.attacks``.
+"""Attacks from outside, against a production-like run: ``python -m tools.attacks``.
 
 Collects the static files into a temporary folder, starts gunicorn (the Procfile's command) on
 127.0.0.1 only with production settings and an empty temporary folder of its own, and tries what
@@ -31,7 +31,7 @@ import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 
-from game.loadtest import HOST, Browser, Player, Record, collectstatic, gunicorn, production_env
+from tools.loadtest import HOST, Browser, Player, Record, collectstatic, gunicorn, production_env
 
 CHARSETS = ("latin-1", "utf8", "ascii", "utf-16")
 SECURITY_HEADERS = (
@@ -375,7 +375,7 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m game.attacks", description=__doc__.split("\n")[0]
+        prog="python -m tools.attacks", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--slow-clients", type=int, default=200, help="slow connections (200)")
     parser.add_argument("--seconds", type=float, default=8, help="time under slow clients (8)")

@@ -1,4 +1,4 @@
-"""Load and scale, measured: ``python -m game.loadtest [--players 50] [--seconds 60]``.
+"""Load and scale, measured: ``python -m tools.loadtest [--players 50] [--seconds 60]``.
 
 Collects the static files into a temporary folder, starts gunicorn (the Procfile's command) on
 127.0.0.1 with production-like settings, and measures, over HTTP on loopback only:
@@ -26,7 +26,6 @@ import os
 import random
 import re
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,8 +35,10 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
+from tools import server
+from tools.server import HOST, REPO
+from tools.stats import median, percentile
+
 TIMEOUT = 30
 
 TARGET_ERRORS_AT = 50  # players
@@ -53,23 +54,6 @@ MOVES = ("/select", "/pass", "/accept", "/play", "/next")
 
 
 # ---- statistics -----------------------------------------------------------------------------
-
-
-def percentile(values: list[float], p: float) -> float:
-    """The nearest-rank percentile; 0 for no values."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(p / 100 * len(ordered) + 0.5)))
-    return ordered[rank - 1]
-
-
-def median(values: list[float]) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 @dataclass
@@ -386,12 +370,6 @@ def fetch_identity(port: int, path: str) -> str:
 # ---- the server -----------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
 def production_env(static_root: Path, workers: int | None) -> dict[str, str]:
     env = {
         name: value
@@ -415,45 +393,9 @@ def production_env(static_root: Path, workers: int | None) -> dict[str, str]:
 
 @contextlib.contextmanager
 def gunicorn(env: dict[str, str], log: Path, app: str = "hearts_site.asgi", extra: tuple = ()):
-    """The Procfile's command; ``app`` and ``extra`` arguments only to compare arrangements."""
-    port = free_port()
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            # The Procfile's command, bound to loopback only (gunicorn.conf.py binds 0.0.0.0).
-            [sys.executable, "-m", "gunicorn", app, "-c", "gunicorn.conf.py"]
-            + ["--bind", f"{HOST}:{port}", *extra],
-            cwd=REPO,
-            env={**env, "PORT": str(port)},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {process.returncode}:\n{log.read_text()}")
-            with contextlib.suppress(OSError):
-                conn = http.client.HTTPConnection(HOST, port, timeout=5)
-                conn.request("GET", "/healthz", headers={"Host": HOST})
-                if conn.getresponse().status == 200:
-                    conn.close()
-                    break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not answer /healthz:\n{log.read_text()}")
-            time.sleep(0.1)
+    """The Procfile's command (tools.server); ``app`` and ``extra`` only to compare arrangements."""
+    with server.gunicorn(env, log, app=app, extra=extra) as (_, port):
         yield port
-    finally:
-        stop(process)
-
-
-def stop(process: subprocess.Popen) -> None:
-    """Ask a server to stop, and make sure it has."""
-    process.terminate()
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def collectstatic(env: dict[str, str]) -> None:
@@ -647,7 +589,7 @@ def measure(args: argparse.Namespace, port: int) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m game.loadtest", description=__doc__.split("\n")[0]
+        prog="python -m tools.loadtest", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--players", type=int, default=50, help="concurrent players (50)")
     parser.add_argument("--seconds", type=float, default=60, help="time bound of the load (60)")

@@ -7,16 +7,15 @@ import time
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST, require_safe
 
-from game import actions, table
+from game import seating
 from game.engine import IllegalMove, check_number
-from game.session import PlayerState, clean_name, load, new_number, save
-
-SEQ_FIELD = "seq"
+from game.seating import SEQ_FIELD
+from game.solo import actions
+from game.web import respond, table
+from game.web.session import PlayerState, clean_name, load, new_number, save
 
 
 class Timing:
@@ -25,7 +24,7 @@ class Timing:
     part spent in them is not counted again in it. ``hearts_site.middleware`` adds the rest."""
 
     def __init__(self) -> None:
-        self.clock = actions.Clock()
+        self.clock = seating.Clock()
         self.marks: dict[str, float] = {}
 
     def mark(self, name: str, since: float) -> float:
@@ -55,7 +54,7 @@ def save_state(request: HttpRequest, state: PlayerState, timing: Timing) -> None
     timing.mark("session", start)
 
 
-def seat_player(state: PlayerState, clock: actions.Clock) -> bool:
+def seat_player(state: PlayerState, clock: seating.Clock) -> bool:
     """A named player always has a game on the table: deal one if there is none. Returns
     whether the state changed (and must be saved)."""
     if state.options.name and state.game is None:
@@ -89,8 +88,7 @@ def show_table(
 
 def see_other(to: str = "game:index", timing: Timing | None = None) -> HttpResponse:
     """Post/redirect/get: the 303 that sends a plain form post back to a page."""
-    response = redirect(to)
-    response.status_code = 303
+    response = respond.see_other(to)
     if timing is not None:
         response["Server-Timing"] = timing.header()
     return response
@@ -126,11 +124,9 @@ def render_table(
     context["dialog"] = dialog
     context.update(extra or {})
     page = "game/table.html" if request.htmx else "game/page.html"
-    response = render(request, page, context)
+    response = respond.render_fresh(request, page, context)
     timing.mark("render", start)
     response["Server-Timing"] = timing.header()
-    patch_vary_headers(response, ["HX-Request"])
-    response["Cache-Control"] = "no-store"
     return response
 
 
@@ -146,7 +142,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def act(
     request: HttpRequest,
-    action: Callable[[PlayerState, actions.Clock], None],
+    action: Callable[[PlayerState, seating.Clock], None],
     *,
     own_card_placed: bool = False,
 ) -> HttpResponse:
@@ -158,8 +154,8 @@ def act(
     sent = request.POST.get(SEQ_FIELD)
     if state.unreadable:  # the cookie could not be read: show the fresh start, do nothing else
         changed = True
-    elif sent is not None and sent != str(state.seq):
-        message = "That was already done. The table shows where the game is now."
+    elif seating.stale(sent, state.seq):
+        message = seating.ALREADY_DONE
     else:
         start = time.perf_counter()
         try:
@@ -193,10 +189,10 @@ def act(
 
 @require_POST
 def set_name(request: HttpRequest) -> HttpResponse:
-    def action(state: PlayerState, clock: actions.Clock) -> None:
+    def action(state: PlayerState, clock: seating.Clock) -> None:
         name = clean_name(request.POST.get("name", ""))
         if not name:
-            raise IllegalMove("Please type your name.")
+            raise IllegalMove(seating.TYPE_YOUR_NAME)
         state.options.name = name
         # a link such as /#617 opened on a first visit: hearts.js puts its number in the form
         number = request.POST.get("number", "")

@@ -11,7 +11,7 @@ Two parts that meet only in ``build``:
 Timing is counted in ticks (a CSS variable sets a tick's length from the speed option), so the
 server decides the order and the browser only plays it back. The ``.tN``, ``.gN`` and ``.eN``
 classes for ticks 0 to MAX_TICK live in static/css/ticks.css, written by ``tick_css()``
-(``python -m game.table > static/css/ticks.css``; a test keeps the file in step).
+(``python -m game.web.table > static/css/ticks.css``; a test keeps the file in step).
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ import sys
 from dataclasses import dataclass, field
 
 from game.engine import Card, Game
-from game.last_trick import LastTrickView, last_trick_view
-from game.session import HUMAN, PlayerState
+from game.seating import COMPUTER_NAMES, PRESS_OK
+from game.web.last_trick import LastTrickView, last_trick_view, place_of
+from game.web.session import HUMAN, PlayerState
 
-COMPUTER_NAMES = ("Pauline", "Michele", "Ben")
-PLACES = ("bottom", "left", "top", "right")  # counted round the table from the viewer
 DIRECTION_LABEL = {"left": "Pass Left", "right": "Pass Right", "across": "Pass Across"}
 NO_POINTS_LEFT = "No points are left in this hand."  # our addition: finish a dead hand
 STEP = 2  # ticks between two cards
@@ -38,8 +37,13 @@ def seat_names(state: PlayerState) -> list[str]:
     return [state.options.name or "You", *COMPUTER_NAMES]
 
 
-def place(seat: int, viewer: int) -> str:
-    return PLACES[(seat - viewer) % 4]
+place = place_of  # where ``seat`` sits for ``viewer``: bottom, left, top or right
+
+
+def seats_from(viewer: int) -> list[int]:
+    """The four seats in the order the table shows them to ``viewer``: the viewer first, then
+    round the table as it plays (the columns of the score sheet, the names in a sentence)."""
+    return [(viewer + step) % 4 for step in range(4)]
 
 
 @dataclass
@@ -76,7 +80,7 @@ class ScoreRow:
 
 @dataclass
 class TableView:
-    names: list[str]
+    names: list[str]  # from the viewer round the table (seats_from)
     phase: str
     number: int
     hand_number: int
@@ -103,6 +107,7 @@ class TableView:
     waits: list[tuple[str, int, int]] = field(default_factory=list)
     end_tick: int = 0  # when the animation is over: the hand lights, the sheet appears
     gathered: LastTrickView | None = None  # the last trick, to see again (our addition)
+    by_seat: list[str] = field(default_factory=list)  # the names by seat number
 
 
 @dataclass
@@ -130,14 +135,15 @@ def build(
 ) -> TableView:
     """The view model, with the schedule and the narration of what is new when ``animate``
     (the answer to an action). ``own_card_placed``: the page already moved the viewer's card
-    to the table when it was clicked, so it does not arrive a second time. A network table
-    hands in its game turned so that the viewer sits at seat 0, and ``names`` in that order."""
+    to the table when it was clicked, so it does not arrive a second time. ``viewer``: the seat
+    drawn at the bottom (a network table's person; the solo game's is seat 0), with ``names``
+    by seat number; the view model turns the table for that seat."""
     view = table_view(state, viewer, hint or [], names)
     if animate:
         game = state.game
         plan = schedule(game, state.fresh_from, viewer, own_card_placed)
         apply(view, game, plan, viewer)
-        view.announcements = narrate(state, view.names, viewer)
+        view.announcements = narrate(state, view.by_seat, viewer)
     return view
 
 
@@ -177,6 +183,7 @@ def table_view(
     game = state.game
     assert game is not None
     names = names or seat_names(state)
+    order = seats_from(viewer)
     legal = set(game.legal_plays(viewer))
     received = set(game.received(viewer)) if state.awaiting_ok else set()
     passing = game.phase == "passing" and not game.has_passed(viewer)
@@ -216,7 +223,7 @@ def table_view(
     over = game.phase in ("hand_over", "game_over")
     taken = []
     if over:
-        for seat in range(4):
+        for seat in order:
             cards = sorted(
                 (c for c in game.taken(seat) if Card.parse(c).points),
                 key=lambda c: Card.parse(c).index,
@@ -232,26 +239,27 @@ def table_view(
             )
     sheet, running = [], list(game.carried)
     if game.carried_hands:
-        sheet.append(ScoreRow(f"1-{game.carried_hands}", list(game.carried), list(running)))
+        carried = [game.carried[s] for s in order]
+        sheet.append(ScoreRow(f"1-{game.carried_hands}", carried, list(carried)))
     for number, row in enumerate(game.history, start=game.carried_hands + 1):
         running = [running[s] + row[s] for s in range(4)]
-        sheet.append(ScoreRow(number, list(row), list(running)))
-    totals = list(game.totals)
-    leaders = [s for s in range(4) if totals[s] == min(totals)] if game.history else []
-    winners = list(game.winners)
+        sheet.append(ScoreRow(number, [row[s] for s in order], [running[s] for s in order]))
+    totals = [game.totals[s] for s in order]  # columns from the viewer, as the names
+    leaders = [i for i in range(4) if totals[i] == min(totals)] if game.history else []
+    winners = [i for i, s in enumerate(order) if s in game.winners]
     show_sheet = game.phase == "game_over" or (
         game.phase == "hand_over" and state.options.sheet_after_hand
     )
 
-    status, result = status_line(state, game, names), ""
+    status, result = status_line(state, game, names, viewer), ""
     if game.played_out_from is not None:
         status = f"{NO_POINTS_LEFT} {status}"
     if hint:
         status = hint_sentence(game, hint)
     if game.phase == "game_over":
-        result = result_sentence(names, winners, viewer)
+        result = result_sentence(names, [order[i] for i in winners], viewer)
     return TableView(
-        names=names,
+        names=[names[s] for s in order],
         phase="passing" if passing or state.awaiting_ok or game.phase == "passing" else game.phase,
         number=game.number,
         hand_number=game.hand_number,
@@ -273,6 +281,7 @@ def table_view(
         result=result,
         your_turn=playing and game.turn == viewer,
         gathered=last_trick_view(game, viewer, names),
+        by_seat=list(names),
     )
 
 
@@ -309,7 +318,7 @@ def schedule(game: Game, since: int, viewer: int, own_card_placed: bool) -> Sche
 
 
 def apply(view: TableView, game: Game, plan: Schedule, viewer: int) -> None:
-    names = view.names
+    names = view.by_seat
     tricks = shown_tricks(game)
     base = len(tricks) * 4
     for i, card in enumerate(view.trick):
@@ -394,12 +403,14 @@ def hand_end_sentences(game: Game, names: list[str], viewer: int) -> list[str]:
         said.append(
             "You shot the moon!" if shooter == viewer else f"{names[shooter]} shot the moon!"
         )
+    order = seats_from(viewer)
     row = game.history[-1] if game.history else game.hand_points()
-    said.append("Points this hand: " + ", ".join(f"{names[s]} {row[s]}" for s in range(4)) + ".")
+    said.append("Points this hand: " + ", ".join(f"{names[s]} {row[s]}" for s in order) + ".")
     totals = game.totals
-    said.append("Totals: " + ", ".join(f"{names[s]} {totals[s]}" for s in range(4)) + ".")
+    said.append("Totals: " + ", ".join(f"{names[s]} {totals[s]}" for s in order) + ".")
     if game.phase == "game_over":
-        said.append(result_sentence(names, list(game.winners), viewer))
+        winners = [s for s in order if s in game.winners]
+        said.append(result_sentence(names, winners, viewer))
     return said
 
 
@@ -434,15 +445,15 @@ def won_sentence(names: list[str], winners: list[int]) -> str:
     return f"{listing(who_won)} tied for the win."
 
 
-def status_line(state: PlayerState, game: Game, names: list[str]) -> str:
+def status_line(state: PlayerState, game: Game, names: list[str], viewer: int = HUMAN) -> str:
     if game.phase == "passing":
-        if game.has_passed(HUMAN):
+        if game.has_passed(viewer):
             return "Waiting for other players to pass..."
-        return f"Select three cards to pass to {names[game.pass_target(HUMAN)]}."
+        return f"Select three cards to pass to {names[game.pass_target(viewer)]}."
     if state.awaiting_ok:
-        return "Press OK to accept cards."
+        return PRESS_OK
     if game.phase == "playing":
-        if game.turn == HUMAN:
+        if game.turn == viewer:
             return "Select a card to play."
         return f"Waiting for {names[game.turn]} to move..."
     if game.phase == "hand_over":
@@ -459,7 +470,7 @@ def status_line(state: PlayerState, game: Game, names: list[str]) -> str:
 
 def tick_css() -> str:
     """static/css/ticks.css: one class per tick and property, for ticks 0 to MAX_TICK."""
-    lines = ["/* Written by `python -m game.table > static/css/ticks.css`: do not edit. */"]
+    lines = ["/* Written by `python -m game.web.table > static/css/ticks.css`: do not edit. */"]
     for prefix, prop in TICK_PROPERTIES.items():
         lines.append(" ".join(f".{prefix}{n}{{{prop}:{n}}}" for n in range(MAX_TICK + 1)))
     return "\n".join(lines) + "\n"

@@ -8,19 +8,19 @@ the table, so every item of the menus also works without JavaScript.
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 
-from game import __version__, actions, table, views
+from game import __version__
 from game.engine import IllegalMove, check_number
-from game.forms import OptionsForm
-from game.last_trick import last_trick_view, why_none
-from game.session import HUMAN, SPEEDS, PlayerState, Stats
-from game.views import Timing, act, load_state, save_state, see_other, show_table
+from game.solo import actions, views
+from game.solo.forms import OptionsForm
+from game.solo.views import Timing, act, load_state, save_state, see_other, show_table
+from game.web import table
+from game.web.last_trick import last_trick_view, why_none
+from game.web.respond import render_fresh
+from game.web.session import HUMAN, SPEEDS, PlayerState, Stats
 
-HTMX_VERSION = "2.0.11"
 SPEED_LABELS = {"slow": "Slow", "normal": "Normal", "fast": "Fast", "none": "None"}
 NUMBER_ECHO_MAX = 20  # of a refused game number, the characters shown back in the field
 CLOSE_DIALOGS = '\n<div id="dialogs" hx-swap-oob="innerHTML"></div>\n'
@@ -37,15 +37,11 @@ def dialog(
     template = f"game/dialog_{name}.html"
     context = dict(context or {})
     if request.htmx:
-        response = render(request, template, context)
-        response["Cache-Control"] = "no-store"
-    else:
-        timing = timing or Timing()
-        if state is None:
-            state = load_state(request, timing)
-        response = show_table(request, state, timing, dialog=template, extra=context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+        return render_fresh(request, template, context)
+    timing = timing or Timing()
+    if state is None:
+        state = load_state(request, timing)
+    return show_table(request, state, timing, dialog=template, extra=context)
 
 
 def closing(response: HttpResponse, request: HttpRequest) -> HttpResponse:
@@ -77,7 +73,7 @@ def quote(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def about(request: HttpRequest) -> HttpResponse:
-    return dialog(request, "about", {"version": __version__, "htmx_version": HTMX_VERSION})
+    return dialog(request, "about", {"version": __version__})
 
 
 # -- Game menu ---------------------------------------------------------------------------------
@@ -218,9 +214,7 @@ def hint(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def exit_page(request: HttpRequest) -> HttpResponse:
-    response = render(request, "game/exit.html")
-    response["Cache-Control"] = "no-store"
-    return response
+    return render_fresh(request, "game/exit.html")
 
 
 # -- our addition: the last trick ------------------------------------------------------

@@ -1,4 +1,4 @@
-"""A seconds-long smoke run of ``python -m game.loadtest``: it starts, plays, and prints every
+"""A seconds-long smoke run of ``python -m tools.loadtest``: it starts, plays, and prints every
 figure with no error. The real measurement (50 players, a minute) is run by hand, never here;
 no figure is asserted but the error count."""
 
@@ -9,7 +9,7 @@ from tests.production import clean_env, run
 
 def test_a_short_load_test_prints_every_figure_and_no_errors():
     result = run(
-        ["-m", "game.loadtest", "--players", "2", "--seconds", "3", "--single-seconds", "2"],
+        ["-m", "tools.loadtest", "--players", "2", "--seconds", "3", "--single-seconds", "2"],
         clean_env(),
     )
     out = result.stdout

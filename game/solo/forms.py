@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
-from game.session import SPEEDS, Options, clean_name
+from game.seating import TYPE_YOUR_NAME
+from game.web.session import SPEEDS, Options, clean_name
 
 
 class OptionsForm(forms.Form):
@@ -24,7 +25,7 @@ class OptionsForm(forms.Form):
     def clean_name(self) -> str:
         name = clean_name(self.cleaned_data["name"])
         if not name:
-            raise forms.ValidationError("Please type your name.")
+            raise forms.ValidationError(TYPE_YOUR_NAME)
         return name
 
     def refusal(self) -> str:

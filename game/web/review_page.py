@@ -1,9 +1,9 @@
 """Our addition: Review Last Hand (R), a dialog over the table: what the solo game and a seat
-at a network table share (their views are ``game.review_solo`` and ``game.review_network``).
+at a network table share (their views are ``game.solo.review`` and ``game.network.review``).
 
 The review is worked out on demand, in a thread pool of its own (never the pages' threads'
 work, never a move's), and each decision in it takes the computer players' turn to think
-(``actions.Clock``), so moves and reviews share the CPU a decision at a time. A page waits
+(``seating.Clock``), so moves and reviews share the CPU a decision at a time. A page waits
 for its review a few seconds at most; a finished review is kept in memory a while (the same
 hand and seat give the same review, so whichever instance answers shows the same).
 
@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as Pending
 
-from game import actions
 from game.engine import Card
-from game.last_trick import place_of
 from game.review import FINE_MARGIN, HandRecord, Review, review
+from game.seating import Clock
+from game.web.last_trick import place_of
 
 REVIEW_THREADS = 1
 WAIT_SECONDS = 8.0  # a page waits this long for its review, then says it is being worked out
@@ -38,7 +38,7 @@ _lock = threading.Lock()
 
 
 def _work(record: HandRecord, seat: int, names: tuple[str, ...]) -> Review:
-    return review(record, seat, names, think=actions.Clock().think)
+    return review(record, seat, names, think=Clock().think)
 
 
 def reviewed(record: HandRecord, seat: int, names: Sequence[str]) -> Review | None:

@@ -7,9 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from game import network
+from game.network import views as network
 from game.review import last_hand
-from game.review_page import review_context
+from game.web.review_page import review_context
 
 
 @require_safe

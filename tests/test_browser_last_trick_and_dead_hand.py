@@ -1,4 +1,4 @@
-"""Issue 15 in Debian's Chromium: the last trick and the dead hand, by mouse, by keyboard and
+"""In Debian's Chromium: the last trick and the dead hand, by mouse, by keyboard and
 with JavaScript turned off.
 
 Every test plays game #7 the same way: the first three cards are passed, then the last card
@@ -14,7 +14,18 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_support import CARDS, LIT, STATUS, TITLE, after, seq
+from tests.browser_support import (
+    CARDS,
+    LIT,
+    STATUS,
+    TITLE,
+    act,
+    keys,
+    pass_by_keyboard,
+    seq,
+    start,
+    wait_modal,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,19 +48,6 @@ PILES = [
 DEAD_OPTION = "Finish the hand when no points are left"
 
 
-def click(page: Page, locator) -> None:
-    """Click and wait until the server has answered with a new table."""
-    before = seq(page)
-    locator.click(position={"x": 6, "y": 24})
-    after(page, before)
-
-
-def press(page: Page, key: str) -> None:
-    before = seq(page)
-    page.keyboard.press(key)
-    after(page, before)
-
-
 def last_trick(page: Page):
     return page.locator("#dialogs dialog#dialog-last-trick")
 
@@ -57,7 +55,7 @@ def last_trick(page: Page):
 def expect_modal_last_trick(page: Page, sentence: str) -> None:
     shown = last_trick(page)
     expect(shown).to_be_visible()
-    page.wait_for_function("() => document.querySelector('#dialog-last-trick').matches(':modal')")
+    wait_modal(page, "dialog-last-trick")
     expect(shown).to_have_accessible_description(sentence)
     expect(shown.locator("#last-trick-sentence")).to_have_text(sentence)
 
@@ -69,48 +67,25 @@ def heard(page: Page) -> str:
     )
 
 
-def open_game_7(page: Page, base: str) -> None:
-    page.goto(f"{base}/#7")
-    page.wait_for_load_state("networkidle")  # hearts.js has opened the game the link names
-    page.get_by_label("What is your name?").fill("Ada")
-    page.get_by_role("button", name="OK").click()
-    expect(page.locator(TITLE)).to_have_text("Hearts - Game #7")
-
-
 def pass_by_mouse(page: Page) -> None:
     for i in range(3):
-        click(page, page.locator(CARDS).nth(i))
-    click(page, page.get_by_role("button", name="Pass Left"))
-    click(page, page.get_by_role("button", name="OK"))
-    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
-
-
-def pass_by_keyboard(page: Page) -> None:
-    page.locator(CARDS).first.focus()
-    press(page, "Space")
-    page.keyboard.press("ArrowRight")
-    press(page, "Space")
-    page.keyboard.press("ArrowRight")
-    press(page, "Space")
-    expect(page.locator("#table .hand .card.raised")).to_have_count(3)
-    page.evaluate("document.activeElement.blur()")
-    press(page, "Enter")
-    expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
-    press(page, "Enter")
+        act(page, page.locator(CARDS).nth(i))
+    act(page, page.get_by_role("button", name="Pass Left"))
+    act(page, page.get_by_role("button", name="OK"))
     expect(page.locator(STATUS)).to_have_text("Select a card to play.")
 
 
 def play_by_mouse(page: Page, times: int) -> None:
     for _ in range(times):
         expect(page.locator(STATUS)).to_have_text("Select a card to play.")
-        click(page, page.locator(LIT).last)
+        act(page, page.locator(LIT).last)
 
 
 def play_by_keyboard(page: Page, times: int) -> None:
     for _ in range(times):
         expect(page.locator(STATUS)).to_have_text("Select a card to play.")
         page.locator(LIT).last.focus()
-        press(page, "Enter")
+        keys(page, "Enter")
 
 
 def expect_dead_hand_over(page: Page) -> None:
@@ -129,7 +104,7 @@ def expect_dead_hand_over(page: Page) -> None:
 
 
 def test_last_trick_by_mouse_from_the_game_menu_and_the_winners_pile(page: Page, live_server):
-    open_game_7(page, live_server.url)
+    start(page, live_server.url, 7)
     pass_by_mouse(page)
     play_by_mouse(page, 1)
     table_before = seq(page)
@@ -160,7 +135,7 @@ def test_last_trick_by_mouse_from_the_game_menu_and_the_winners_pile(page: Page,
 
 
 def test_last_trick_by_keyboard_l_shows_it_l_or_esc_puts_it_away(page: Page, live_server):
-    open_game_7(page, live_server.url)
+    start(page, live_server.url, 7)
     pass_by_keyboard(page)
     play_by_keyboard(page, 4)
     expect(page.locator("#trick-pile")).to_have_class(re.compile(r"\bpile-left\b"))
@@ -243,7 +218,7 @@ def test_last_trick_without_javascript_is_a_page_that_returns_to_the_table(brows
 
 
 def test_dead_hand_by_mouse_the_option_then_the_hand_ends_at_once(page: Page, live_server):
-    open_game_7(page, live_server.url)
+    start(page, live_server.url, 7)
     page.locator("#menu-game-button").click()
     page.get_by_role("menuitem", name="Options...").click()
     page.get_by_label(DEAD_OPTION).check()
@@ -257,12 +232,12 @@ def test_dead_hand_by_mouse_the_option_then_the_hand_ends_at_once(page: Page, li
     pass_by_mouse(page)
     play_by_mouse(page, 9)
     expect_dead_hand_over(page)
-    click(page, page.locator("dialog.sheet").get_by_role("button", name="OK"))
+    act(page, page.locator("dialog.sheet").get_by_role("button", name="OK"))
     expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Ben.")
 
 
 def test_dead_hand_by_keyboard(page: Page, live_server):
-    open_game_7(page, live_server.url)
+    start(page, live_server.url, 7)
     page.keyboard.press("F5")
     options = page.locator("#dialogs dialog#dialog-options")
     expect(options).to_be_visible()
@@ -276,12 +251,12 @@ def test_dead_hand_by_keyboard(page: Page, live_server):
     page.keyboard.press("F3")
     expect(page.get_by_label("Game number (1 to 1,000,000)")).to_be_focused()
     page.keyboard.type("7")
-    press(page, "Enter")
+    keys(page, "Enter")
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #7")
     pass_by_keyboard(page)
     play_by_keyboard(page, 9)
     expect_dead_hand_over(page)
-    press(page, "Enter")  # the sheet's OK has the focus
+    keys(page, "Enter")  # the sheet's OK has the focus
     expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Ben.")
 
 

@@ -1,10 +1,10 @@
-"""How strong and how fast are the computer players? ``python -m game.bench [--hands N]``.
+"""How strong and how fast are the computer players? ``python -m tools.bench [--hands N]``.
 
 Every deal comes from a fixed game and hand number and is replayed four times with the seats
 rotated (duplicate dealing), so luck of the cards cancels out and anyone can reproduce the
 figures. Pass directions cycle left, right, across, keep. Three match-ups, each with the target
 in ``MATCHUPS`` it must meet: ours against three duckers, ours against three random players, and
-three of ours against one ducker. A fourth puts ours against three moon hunters (``game.hunter``)
+three of ours against one ducker. A fourth puts ours against three moon hunters (``tools.hunter``)
 and counts their successful and failed moon attempts per hand.
 """
 
@@ -21,8 +21,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from game.engine import DECK, Card, Game, SplitMix64, deal
-from game.hunter import Hunter
 from game.players import choose_pass, choose_play
+from tools.hunter import Hunter
+from tools.stats import percentile
 
 RANDOM_STREAM = 0x7A2D
 FIRST_NUMBER = 40_001  # bench deals use their own stretch of game numbers
@@ -116,7 +117,7 @@ MATCHUPS = (
     Matchup("ours vs 3 hunters", 1, HUNTER, "ours", None, True),
 )
 # A third of the hunters' moon rate before any stopping work, 17.0% +- 5.3% over 200
-# hands (`python -m game.bench --only hunters --hands 200`, commit 0648ed5)
+# hands (`python -m tools.bench --only hunters --hands 200`, commit 0648ed5)
 HUNTER_MOON_TARGET: float | None = 0.17 / 3
 SHORT_NAMES = ("duckers", "random", "ducker", "hunters")  # for --only, in MATCHUPS order
 
@@ -223,11 +224,6 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 # ---- the search core, compiled and in Python --------------------------------------------------
 
 
@@ -280,11 +276,11 @@ def think_table(count: int, first: int = 0) -> bool:
     for name, values in times.items():
         print(
             f"  {name:10} {statistics.median(values) * 1000:8.3f} ms "
-            f"{percentile(values, 0.99) * 1000:8.3f} ms {statistics.fmean(values) * 1000:8.3f} ms"
+            f"{percentile(values, 99) * 1000:8.3f} ms {statistics.fmean(values) * 1000:8.3f} ms"
         )
     ratios = [
         statistics.median(times["python"]) / statistics.median(times["compiled"]),
-        percentile(times["python"], 0.99) / percentile(times["compiled"], 0.99),
+        percentile(times["python"], 99) / percentile(times["compiled"], 99),
         statistics.fmean(times["python"]) / statistics.fmean(times["compiled"]),
     ]
     ok = ratios[0] >= 10 and differ == 0
@@ -319,11 +315,10 @@ def start_figures(workers: int) -> None:
     """Start the Procfile's server twice (numba's cache empty, then filled) and print the time
     to the first answer, when every worker is up, each process's memory and the first moves."""
     import shutil
-    import subprocess
     import tempfile
     from pathlib import Path
 
-    from game import loadtest
+    from tools import loadtest, server
 
     with tempfile.TemporaryDirectory(prefix="hearts-start-") as folder:
         env = loadtest.production_env(Path(folder) / "static", workers)
@@ -331,18 +326,9 @@ def start_figures(workers: int) -> None:
         loadtest.collectstatic(env)
         shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)  # collectstatic filled it
         for label in ("numba cache empty", "numba cache filled"):
-            port = loadtest.free_port()
             log = Path(folder) / "gunicorn.log"
             started = time.perf_counter()
-            with log.open("wb") as out:
-                process = subprocess.Popen(
-                    [sys.executable, "-m", "gunicorn", "hearts_site.asgi", "-c", "gunicorn.conf.py"]
-                    + ["--bind", f"{loadtest.HOST}:{port}"],
-                    cwd=loadtest.REPO,
-                    env={**env, "PORT": str(port)},
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                )
+            process, port = server.spawn(env, log)
             try:
                 first = None
                 while first is None or len(_children(process.pid)) < workers:
@@ -383,11 +369,11 @@ def start_figures(workers: int) -> None:
                             f"the computers thought {thinking[0].think:.1f} ms (Server-Timing)"
                         )
             finally:
-                loadtest.stop(process)
+                server.stop(process)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m game.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.bench", description=__doc__)
     parser.add_argument("--hands", type=int, default=400, help="hands per match-up (default 400)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument(
@@ -481,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
         if not times:
             continue
         median = statistics.median(times) * 1000
-        p99 = percentile(times, 0.99) * 1000
+        p99 = percentile(times, 99) * 1000
         ok = median <= 15 and p99 <= 60
         failures += not ok
         print(
@@ -491,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
     if walls:
         print(
             f"  choose_play wall-clock: median {statistics.median(walls) * 1000:.2f} ms, "
-            f"p99 {percentile(walls, 0.99) * 1000:.2f} ms"
+            f"p99 {percentile(walls, 99) * 1000:.2f} ms"
         )
     if args.think:
         failures += not think_table(args.think, args.first)

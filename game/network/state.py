@@ -13,13 +13,13 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from game import players
+from game import players, seating
 from game.engine import SEATS, Game, IllegalMove
 from game.engine.rng import SEED_BYTES
 from game.review import kept_for_review
-from game.session import clean_name
+from game.seating import COMPUTER_NAMES, PRESS_OK, plays_so_far
+from game.web.session import clean_name
 
-COMPUTER_NAMES = ("Pauline", "Michele", "Ben")  # the solo game's seats 1, 2 and 3
 MARKS_KEPT = 16  # versions whose plays are remembered, for animating what a page missed
 DEALER = 0
 
@@ -167,10 +167,6 @@ class TableState:
         return now
 
 
-def plays_so_far(game: Game) -> int:
-    return game.tricks_played * 4 + len(game.trick)
-
-
 def new_table(
     number: int,
     dealer: str,
@@ -211,11 +207,15 @@ def refuse_name(name: str, taken: list[str]) -> None:
 # ---- actions ---------------------------------------------------------------------------------
 
 
+BEGUN = "The game at this table has already begun."
+FULL = "This table is full: four players are already seated."
+
+
 def join(state: TableState, name: str, token_hash: str) -> int:
     if state.game is not None:
-        raise IllegalMove("The game at this table has already begun.")
+        raise IllegalMove(BEGUN)
     if len(state.seats) >= len(SEATS):
-        raise IllegalMove("This table is full: four players are already seated.")
+        raise IllegalMove(FULL)
     refuse_name(name, [seat.name for seat in state.seats])
     state.seats.append(Seat(name, token_hash))
     return len(state.seats) - 1
@@ -252,33 +252,22 @@ def start(state: TableState, seat: int, now: float = 0.0, gone_limit: float = 0.
     state.game = state.new_game(state.number)
 
 
+NOT_STARTED = "The dealer has not started the game yet."
+
+
 def require_game(state: TableState) -> Game:
-    if state.game is None:
-        raise IllegalMove("The dealer has not started the game yet.")
-    return state.game
+    return seating.require_game(state.game, NOT_STARTED)
 
 
 def toggle(state: TableState, seat: int, code: str) -> None:
-    game = require_game(state)
-    me = state.seats[seat]
-    if game.phase != "passing" or game.has_passed(seat):
-        raise IllegalMove("Cards are not being passed now.")
-    card = code.strip().upper()
-    if card not in game.hand(seat):
-        raise IllegalMove("Select a card from your hand.")
-    if card in me.selected:
-        me.selected.remove(card)
-    elif len(me.selected) >= 3:
-        raise IllegalMove("You can pass only three cards. Click a raised card to lower it.")
-    else:
-        me.selected.append(card)
+    seating.toggle(require_game(state), seat, state.seats[seat].selected, code)
 
 
 def pass_selected(state: TableState, seat: int) -> None:
     game = require_game(state)
     me = state.seats[seat]
     if game.phase == "passing" and not game.has_passed(seat) and len(me.selected) != 3:
-        raise IllegalMove("Select three cards to pass.")
+        raise IllegalMove(seating.SELECT_THREE)
     _pass(state, seat, me.selected)
     me.selected = []
 
@@ -296,7 +285,7 @@ def accept(state: TableState, seat: int) -> None:
     require_game(state)
     me = state.seats[seat]
     if not me.awaiting_ok:
-        raise IllegalMove("There are no cards to accept.")
+        raise IllegalMove(seating.NOTHING_TO_ACCEPT)
     me.awaiting_ok = False
 
 
@@ -305,7 +294,7 @@ def play(state: TableState, seat: int, code: str) -> None:
     if game.phase == "playing" and game.turn != seat:
         raise IllegalMove(f"It is not your turn. Waiting for {state.seats[game.turn].name}.")
     if state.seats[seat].awaiting_ok:
-        raise IllegalMove("Press OK to accept cards.")
+        raise IllegalMove(PRESS_OK)
     game.play(seat, code)
 
 
@@ -346,7 +335,7 @@ def decide(fn, *args):
 def advance(state: TableState, think=decide) -> None:
     """The computer players move until a person is needed; with everyone ready after a hand,
     the next hand is dealt (or, after the last, a new game for the same people). Each decision
-    goes through ``think(fn, *args)``: the site passes ``game.actions.Clock.think``, which lets
+    goes through ``think(fn, *args)``: the site passes ``game.seating.Clock.think``, which lets
     one request of a process think at a time."""
     game = state.game
     while game is not None:

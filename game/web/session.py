@@ -189,7 +189,7 @@ class PlayerState:
 
 
 class SessionStore(signed_cookies.SessionStore):
-    """Django's signed-cookie session (SESSION_ENGINE = "game.session"), which also remembers
+    """Django's signed-cookie session (SESSION_ENGINE = "game.web.session"), which also remembers
     whether a cookie came and failed to read: Django's own answers an empty session for a bad
     signature, an expired one or a value too short to be a key, exactly as for no cookie."""
 

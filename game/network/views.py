@@ -1,6 +1,6 @@
 """The Hearts Network: friends at one table from a link, computers in the empty seats.
 
-Short function views over ``game.tables``. Each request reads the table's row; a move is worked
+Short views over ``game.network.state``. Each request reads the table's row; a move is worked
 out (the computer players' thinking included) from that snapshot with no lock held, then saved
 in a short transaction that holds the row's lock (PostgreSQL: SELECT ... FOR UPDATE, its wait
 bounded by ``lock_timeout``; SQLite: the write lock taken at BEGIN, its wait bounded by the busy
@@ -16,46 +16,36 @@ their SHA-256. The solo game's requests never reach this module.
 from __future__ import annotations
 
 import functools
-import hashlib
-import hmac
 import logging
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.core import is_ratelimited
 
-from game import actions, players, tables
-from game.engine import Game, IllegalMove, check_number
-from game.last_trick import last_trick_view, why_none
+from game import players, seating
+from game.engine import IllegalMove, check_number
 from game.models import Table
-from game.session import Options, PlayerState, clean_name, load
-from game.table import build
+from game.network import seats, store
+from game.network import state as tables
+from game.web.last_trick import last_trick_view, why_none
+from game.web.respond import render_fresh, see_other
+from game.web.session import Options, PlayerState, clean_name, load
+from game.web.table import build
 
 log = logging.getLogger(__name__)
 
-COOKIE = "hearts_seats"
-COOKIE_PATH = "/t/"
-COOKIE_TABLES = 32  # seats one browser keeps: 32 entries of 48 bytes, well inside 4,096
-COOKIE_AGE = 60 * 60 * 24 * 400  # browsers keep a cookie 400 days at most; a table may live on
-CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # token_urlsafe(16): 128 random bits
-LIFETIME = timedelta(hours=24)
-LOBBY_LIFETIME = timedelta(hours=1)  # a lobby whose game never starts
-PURGE_SHARE = 100  # one request to a table page in this many also removes expired tables
 POLL_SECONDS = 2
 REFRESH_SECONDS = 3  # without JavaScript, a page waiting for others reloads itself this often
 
-STALE = "That was already done. The table shows where the game is now."
+STALE = seating.ALREADY_DONE
 NO_TABLE = (
     "There is no table at this address. The link may be mistyped, or the table was closed "
     "after a day without play."
@@ -63,7 +53,6 @@ NO_TABLE = (
 NO_SEAT = "You have no seat at this table. Open its link to join it while the dealer waits."
 UNREACHABLE = "The table could not be reached just now, and nothing was changed. Try again."
 BUSY = "The table is busy just now, and nothing was changed. Try again in a moment."
-LOCK_WAIT_MS = 3000  # the longest a move waits for the row's lock before it answers BUSY
 # A move whose table changed while it was worked out is worked out again, at most this often:
 # each time means another move at the table was saved, so it is bounded by what people do there.
 TRIES = 32
@@ -85,166 +74,6 @@ def dealer_gone_limit() -> int:
     return getattr(settings, "HEARTS_DEALER_GONE_SECONDS", 180)
 
 
-def now_seconds() -> float:
-    return timezone.now().timestamp()
-
-
-# ---- seat tokens -----------------------------------------------------------------------------
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def seat_tokens(request: HttpRequest) -> dict[str, str]:
-    """table code -> this browser's seat token, from the cookie (newest first)."""
-    tokens: dict[str, str] = {}
-    for entry in request.COOKIES.get(COOKIE, "").split("|")[:COOKIE_TABLES]:
-        code, _, token = entry.partition(".")
-        if CODE_PATTERN.fullmatch(code) and token:
-            tokens.setdefault(code, token)
-    return tokens
-
-
-def live_seats(request: HttpRequest) -> dict[str, str]:
-    """This browser's seats at tables that still exist (table code -> token)."""
-    tokens = seat_tokens(request)
-    live = set(Table.objects.filter(code__in=list(tokens)).values_list("code", flat=True))
-    return {code: token for code, token in tokens.items() if code in live}
-
-
-TOO_MANY_SEATS = (
-    f"This browser already holds seats at {COOKIE_TABLES} open tables, the most it can "
-    "remember. Finish or leave one of those games (a table closes a day after its last "
-    "move), or use another browser."
-)
-
-
-def remember_seat(request: HttpRequest, response: HttpResponse, code: str, token: str) -> None:
-    """Keep this seat's token with the others of tables still open; the caller has made sure
-    (``room_for_a_seat``) that none of those is dropped."""
-    kept = [f"{c}.{t}" for c, t in live_seats(request).items() if c != code]
-    value = "|".join([f"{code}.{token}", *kept][:COOKIE_TABLES])
-    response.set_cookie(
-        COOKIE,
-        value,
-        max_age=COOKIE_AGE,
-        path=COOKIE_PATH,
-        secure=settings.SESSION_COOKIE_SECURE,
-        httponly=True,
-        samesite="Lax",
-    )
-
-
-def room_for_a_seat(request: HttpRequest) -> bool:
-    return len(seat_tokens(request)) < COOKIE_TABLES or len(live_seats(request)) < COOKIE_TABLES
-
-
-def seat_of(request: HttpRequest, code: str, state: tables.TableState) -> int | None:
-    token = seat_tokens(request).get(code)
-    if not token:
-        return None
-    wanted = token_hash(token)
-    for index, seat in enumerate(state.seats):
-        if seat.token_hash and hmac.compare_digest(seat.token_hash, wanted):
-            return index
-    return None
-
-
-# ---- the row ---------------------------------------------------------------------------------
-
-
-LOBBY_MARK = '"g":null'  # in a row's state only while the game has not started
-
-
-def expired(row: Table) -> bool:
-    now = timezone.now()
-    if LOBBY_MARK in row.state and row.created < now - LOBBY_LIFETIME:
-        return True
-    return row.touched < now - LIFETIME
-
-
-def purge() -> int:
-    """Remove every table untouched for a day, and every lobby not started within an hour of
-    its creation; the number removed."""
-    now = timezone.now()
-    stale = Table.objects.filter(touched__lt=now - LIFETIME)
-    lobbies = Table.objects.filter(created__lt=now - LOBBY_LIFETIME, state__contains=LOBBY_MARK)
-    removed, _ = (stale | lobbies).delete()
-    return removed
-
-
-def purge_now_and_then() -> None:
-    """Expired tables go even when nobody creates one: on a small share of the table pages
-    (and by ``manage.py purge_tables``)."""
-    if secrets.randbelow(PURGE_SHARE) == 0:
-        purge()
-
-
-def fetch(code: str) -> Table | None:
-    """The live table with this code, or None; an expired one is removed on the way. A change
-    is saved by ``save_if_current``, which takes the row's lock itself."""
-    if not CODE_PATTERN.fullmatch(code):
-        return None
-    row = Table.objects.filter(code=code).first()
-    if row is not None and expired(row):
-        row.delete()
-        return None
-    return row
-
-
-class Busy(Exception):
-    """The row's lock was not had within LOCK_WAIT_MS, or the table kept changing."""
-
-
-def busy_error(error: BaseException) -> bool:
-    """Whether a database error is a lock wait that ran out (PostgreSQL's lock_not_available,
-    SQLite's "database is locked"): the table is busy, not broken."""
-    cause = error.__cause__ or error
-    if getattr(cause, "sqlstate", None) == "55P03" or getattr(cause, "pgcode", None) == "55P03":
-        return True
-    return "database is locked" in str(cause)
-
-
-def bound_lock_wait() -> None:
-    """Bound the wait for a lock: on PostgreSQL for this transaction (call inside it), on SQLite
-    for this connection's next BEGIN (call before it; the write lock is taken at BEGIN)."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(f"SET LOCAL lock_timeout = {int(LOCK_WAIT_MS)}")
-        elif connection.vendor == "sqlite":
-            cursor.execute(f"PRAGMA busy_timeout = {int(LOCK_WAIT_MS)}")
-
-
-def save_if_current(row: Table, state: tables.TableState) -> bool:
-    """Save ``state`` over ``row`` if the table's version is still the row's; False when another
-    request saved first (or the table is gone). The lock is held only for this."""
-    if connection.vendor == "sqlite":
-        bound_lock_wait()
-    with transaction.atomic():
-        if connection.vendor != "sqlite":
-            bound_lock_wait()
-        current = (
-            Table.objects.select_for_update()
-            .filter(pk=row.pk)
-            .values_list("version", flat=True)
-            .first()
-        )
-        if current != row.version:
-            return False
-        save(row, state)
-    return True
-
-
-def save(row: Table, state: tables.TableState) -> None:
-    state.stamp_waits(now_seconds())
-    row.version += 1
-    state.mark(row.version)
-    row.state = state.to_json()
-    row.touched = timezone.now()
-    row.save(update_fields=["version", "state", "touched"])
-
-
 def reachable(view):
     """A database that fails mid-request (a lost connection, say) is a 503 with a sentence:
     the transaction was rolled back, so the table is as it was."""
@@ -256,41 +85,22 @@ def reachable(view):
         except Exception as error:
             # Django wraps most driver errors, not all: a cursor closed on a lost connection
             # raises the driver's own (sqlite3.ProgrammingError, for one).
-            is_busy = isinstance(error, Busy)
+            is_busy = isinstance(error, store.Busy)
             if not is_busy and not isinstance(error, DatabaseError | connection.Database.Error):
                 raise
-            is_busy = is_busy or busy_error(error)
+            is_busy = is_busy or store.busy_error(error)
             if not is_busy:
                 log.warning("network table: the database failed", exc_info=True)
             code = kwargs.get("code", "")
-            back = reverse("network:table", args=[code]) if CODE_PATTERN.fullmatch(code) else ""
+            back = (
+                reverse("network:table", args=[code]) if store.CODE_PATTERN.fullmatch(code) else ""
+            )
             return notice(request, BUSY if is_busy else UNREACHABLE, status=503, back=back)
 
     return guarded
 
 
 # ---- drawing ---------------------------------------------------------------------------------
-
-
-def rotate(game: Game, seat: int) -> Game:
-    """The same game with ``seat`` as seat 0, so that the solo table's view model draws it."""
-    if seat == 0:
-        return game
-    data = game.to_dict()
-
-    def turned(items: list) -> list:
-        return items[seat:] + items[:seat]
-
-    for key in ("h", "x", "r"):
-        data[key] = turned(data[key])
-    data["s"] = [turned(row) for row in data["s"]]
-    if "c" in data:
-        data["c"] = [*turned(data["c"][:4]), data["c"][4]]
-    tricks = data["t"]
-    data["t"] = "".join(
-        f"{(int(tricks[i]) - seat) % 4}{tricks[i + 1 : i + 9]}" for i in range(0, len(tricks), 9)
-    )
-    return Game.from_dict(data)
 
 
 @dataclass
@@ -310,9 +120,9 @@ def seat_view(seen: Seen, options: Options):
     game = state.game
     assert game is not None
     me = state.seats[seat]
-    names = [state.seats[(i + seat) % 4].name for i in range(4)]
+    names = [other.name for other in state.seats]
     player = PlayerState(
-        game=rotate(game, seat),
+        game=game,
         selected=list(me.selected),
         awaiting_ok=me.awaiting_ok,
         seq=me.seq,
@@ -320,9 +130,16 @@ def seat_view(seen: Seen, options: Options):
         options=options,
     )
     # what came after the version the page showed (none when it is unknown) arrives in order
-    view = build(player, seen.hint, names=names, animate=True, own_card_placed=seen.own_card_placed)
+    view = build(
+        player,
+        seen.hint,
+        animate=True,
+        own_card_placed=seen.own_card_placed,
+        viewer=seat,
+        names=names,
+    )
     for opponent in view.opponents:  # who is a computer, for the eyes and for screen readers
-        opponent["computer"] = computer_label(state.seats[(opponent["seat"] + seat) % 4])
+        opponent["computer"] = computer_label(state.seats[opponent["seat"]])
     if me.away:
         view.status = "A computer player is playing for you. Press Sit Down to play again."
     elif game.phase in ("hand_over", "game_over") and me.ready:
@@ -341,7 +158,7 @@ def idle_seats(seen: Seen) -> list[dict]:
     the idle limit anyone seated may ask a computer player to take over."""
     if seen.state.seats[seen.seat].away:
         return []
-    now = now_seconds()
+    now = store.now_seconds()
     return [
         {
             "seat": s,
@@ -361,7 +178,7 @@ def redraw_at(seen: Seen, idle: list[dict]) -> int:
     state = seen.state
     if state.game is None and seen.seat == tables.DEALER:
         times.append(state.dealer_seen + DEALER_NOTED)  # the dealer's page says it is here
-    gone = tables.dealer_gone(state, now_seconds(), dealer_gone_limit())
+    gone = tables.dealer_gone(state, store.now_seconds(), dealer_gone_limit())
     if state.game is None and seen.seat == tables.DEALER + 1 and not gone:
         times.append(state.dealer_seen + dealer_gone_limit())
     return int(min(times)) + 1 if times else 0
@@ -374,7 +191,7 @@ def note_dealer(seen: Seen) -> None:
     """The dealer's page asked for the lobby: the dealer is here. Written at most every 30 s,
     without a new version (an update that finds the version moved changes nothing)."""
     state = seen.state
-    now = now_seconds()
+    now = store.now_seconds()
     if (
         state.game is not None
         or seen.seat != tables.DEALER
@@ -398,7 +215,7 @@ def lobby_view(seen: Seen) -> SimpleNamespace:
         for index, seat in enumerate(state.seats)
     ]
     empty = list(tables.COMPUTER_NAMES[len(state.seats) - 1 :])
-    may_start = tables.may_start(state, seen.seat, now_seconds(), dealer_gone_limit())
+    may_start = tables.may_start(state, seen.seat, store.now_seconds(), dealer_gone_limit())
     if seen.seat == tables.DEALER:
         status = "Press Start (F2) when everybody is here."
         if len(state.seats) == 1:
@@ -472,10 +289,7 @@ def draw(
         context["refresh_seconds"] = REFRESH_SECONDS
         context["refresh_url"] = f"{reverse('network:table', args=[code])}?v={version}"
     page = "game/table.html" if request.htmx else "game/network/page.html"
-    response = render(request, page, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
-    response["Cache-Control"] = "no-store"
-    return response
+    return render_fresh(request, page, context, status)
 
 
 def table_name(state: tables.TableState) -> str:
@@ -502,17 +316,12 @@ def notice(
     # htmx swaps only 2xx answers: a poll of a closed table gets 286, which also stops polling
     if request.htmx and status >= 400:
         status = 286
-    response = render(request, page, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
-    response["Cache-Control"] = "no-store"
-    return response
+    return render_fresh(request, page, context, status)
 
 
 def see(code: str, since: int | None = None) -> HttpResponse:
     url = reverse("network:table", args=[code])
-    response = redirect(f"{url}?v={since}" if since is not None else url)
-    response.status_code = 303
-    return response
+    return see_other(f"{url}?v={since}" if since is not None else url)
 
 
 def whole(value: str) -> int | None:
@@ -554,15 +363,29 @@ def creation_refused(request: HttpRequest) -> str:
     return refusal
 
 
+def network_form(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    """The Network dialog alone for htmx; without JavaScript, a page of the network's own with
+    the dialog open over it (not the solo game's table)."""
+    template = "game/dialog_network.html"
+    if request.htmx:
+        return render_fresh(request, template, context, status)
+    page = {
+        "state": PlayerState(options=load(request.session).options),
+        "template": "game/network/no_table.html",
+        "view": None,
+        "dialog": template,
+        **context,
+    }
+    return render_fresh(request, "game/network/page.html", page, status)
+
+
 @require_http_methods(["GET", "POST"])
 @reachable
 def network_dialog(request: HttpRequest) -> HttpResponse:
-    from game.menus import dialog  # the menus import the solo views; only this needs them
-
     name = load(request.session).options.name
     context = {"name": name, "number": "", "link": "", "role": "dealer"}
     if request.method == "GET":
-        return dialog(request, "network", context)
+        return network_form(request, context)
     post = request.POST
     role = "connect" if post.get("role") == "connect" else "dealer"
     context.update(
@@ -578,41 +401,38 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
                 raise IllegalMove("Paste the table link the dealer sent you, such as /t/… .")
             return see(found.group(1))
         if not context["name"]:
-            raise IllegalMove("Please type your name.")
+            raise IllegalMove(seating.TYPE_YOUR_NAME)
         tables.refuse_name(context["name"], [])
-        if not room_for_a_seat(request):
-            raise IllegalMove(TOO_MANY_SEATS)
+        if not seats.room_for_a_seat(request):
+            raise IllegalMove(seats.TOO_MANY_SEATS)
         # empty: the game is dealt from a secret seed drawn at the start
         number = check_number(context["number"]) if context["number"].strip() else 0
     except IllegalMove as refusal:
         context["message"] = str(refusal)
-        response = dialog(request, "network", context)
-        response.status_code = 200 if request.htmx else 400
-        return response
+        return network_form(request, context, 200 if request.htmx else 400)
     too_many = creation_refused(request)
     if too_many:
         context["message"] = too_many
-        response = dialog(request, "network", context)
-        response.status_code = 429  # htmx-config lets htmx swap a 429 in: it carries the sentence
-        return response
-    purge()
+        # htmx-config lets htmx swap a 429 in: it carries the sentence
+        return network_form(request, context, 429)
+    store.purge()
     token = secrets.token_urlsafe(18)
     code = secrets.token_urlsafe(16)
     rules = load(request.session).options  # the dealer's own Options set the table's rules
     state = tables.new_table(
         number,
         context["name"],
-        token_hash(token),
+        seats.token_hash(token),
         moon_off_shooter=rules.moon_off_shooter,
         finish_dead_hands=rules.finish_dead_hands,
-        now=now_seconds(),
+        now=store.now_seconds(),
     )
     row = Table(code=code, version=1, touched=timezone.now())
     state.mark(row.version)
     row.state = state.to_json()
     row.save()
     response = see(code)
-    remember_seat(request, response, code, token)
+    seats.remember_seat(request, response, code, token)
     return response
 
 
@@ -622,17 +442,17 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
 @require_safe
 @reachable
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
-    purge_now_and_then()
-    row = fetch(code)
+    store.purge_now_and_then()
+    row = store.fetch(code)
     if row is None:
         return notice(request, NO_TABLE, 404)
     state = tables.TableState.from_json(row.state)
-    seat = seat_of(request, code, state)
+    seat = seats.seat_of(request, code, state)
     if seat is None:
         if state.game is not None:
-            return notice(request, "The game at this table has already begun.", 409)
+            return notice(request, tables.BEGUN, 409)
         if len(state.seats) >= 4:
-            return notice(request, "This table is full: four players are already seated.", 409)
+            return notice(request, tables.FULL, 409)
         return notice(request, "", 200, join=code)
     return draw(request, Seen(row, state, seat, since_of(request)))
 
@@ -657,7 +477,7 @@ def quiet(code: str, since: int | None, redraw: int | None) -> bool:
     version is current, the table alive, and the time the page said it must be redrawn
     (``redraw``, a Unix second from ?i=, when a seat's replace button falls due) has not come.
     One indexed query of one row, no model built."""
-    if since is None or not CODE_PATTERN.fullmatch(code):
+    if since is None or not store.CODE_PATTERN.fullmatch(code):
         return False
     now = timezone.now()
     if redraw is not None and 0 < redraw <= now.timestamp():
@@ -666,7 +486,7 @@ def quiet(code: str, since: int | None, redraw: int | None) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(
             QUIET_SQL.format(table=connection.ops.quote_name(Table._meta.db_table)),
-            [code, since, adapt(now - LIFETIME)],
+            [code, since, adapt(now - store.LIFETIME)],
         )
         return cursor.fetchone() is not None
 
@@ -712,11 +532,11 @@ def poll(request: HttpRequest, code: str) -> HttpResponse:
 
 def seated(request: HttpRequest, code: str, since: int | None = None) -> Seen | HttpResponse:
     """The table as this browser's seat sees it, or the page that says why it cannot."""
-    row = fetch(code)
+    row = store.fetch(code)
     if row is None:
         return notice(request, NO_TABLE, 404)
     state = tables.TableState.from_json(row.state)
-    seat = seat_of(request, code, state)
+    seat = seats.seat_of(request, code, state)
     if seat is None:
         return notice(request, NO_SEAT, 403)
     return Seen(row, state, seat, since)
@@ -727,36 +547,36 @@ def seated(request: HttpRequest, code: str, since: int | None = None) -> Seen | 
 def join(request: HttpRequest, code: str) -> HttpResponse:
     name = clean_name(request.POST.get("name", ""))
     if not name:
-        return notice(request, "Please type your name.", 400, join=code)
+        return notice(request, seating.TYPE_YOUR_NAME, 400, join=code)
     token = secrets.token_urlsafe(18)
     for _ in range(TRIES):
-        row = fetch(code)
+        row = store.fetch(code)
         if row is None:
             return notice(request, NO_TABLE, 404)
         state = tables.TableState.from_json(row.state)
-        if seat_of(request, code, state) is not None:
+        if seats.seat_of(request, code, state) is not None:
             return see(code)  # already seated: a double submit, or the link opened again
-        if not room_for_a_seat(request):
-            return notice(request, TOO_MANY_SEATS, 409)
+        if not seats.room_for_a_seat(request):
+            return notice(request, seats.TOO_MANY_SEATS, 409)
         try:
-            tables.join(state, name, token_hash(token))
+            tables.join(state, name, seats.token_hash(token))
         except IllegalMove as refusal:
             if state.game is None and len(state.seats) < 4:  # a name refused: ask again
                 return notice(request, str(refusal), 409, join=code)
             return notice(request, str(refusal), 409)
-        if save_if_current(row, state):
+        if store.save_if_current(row, state):
             break
     else:
-        raise Busy
+        raise store.Busy
     response = see(code)
-    remember_seat(request, response, code, token)
+    seats.remember_seat(request, response, code, token)
     return response
 
 
-def thinker() -> actions.Clock:
-    """What the computer players at a table think through: the solo game's Clock, whose
-    semaphore lets one request of a process think at a time."""
-    return actions.Clock()
+def thinker() -> seating.Clock:
+    """What the computer players at a table think through: the Clock the solo game uses too,
+    whose semaphore lets one request of a process think at a time."""
+    return seating.Clock()
 
 
 def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) -> HttpResponse:
@@ -766,15 +586,15 @@ def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) 
     clock = thinker()
     for _ in range(TRIES):
         message = ""
-        row = fetch(code)
+        row = store.fetch(code)
         if row is None:
             return notice(request, NO_TABLE, 404)
         state = tables.TableState.from_json(row.state)
-        seat = seat_of(request, code, state)
+        seat = seats.seat_of(request, code, state)
         if seat is None:
             return notice(request, NO_SEAT, 403)
         since = row.version
-        if request.POST.get("seq") != str(state.seats[seat].seq):
+        if seating.stale(request.POST.get(seating.SEQ_FIELD), state.seats[seat].seq):
             message = STALE
             break
         try:
@@ -785,10 +605,10 @@ def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) 
             break
         state.seats[seat].seq += 1
         tables.advance(state, clock.think)
-        if save_if_current(row, state):
+        if store.save_if_current(row, state):
             break
     else:
-        raise Busy
+        raise store.Busy
     seen = Seen(row, state, seat, since, own_card_placed and bool(request.htmx) and not message)
     if request.htmx or message:
         return draw(request, seen, message)
@@ -823,7 +643,9 @@ def seat_action(fn, own_card_placed: bool = False):
 
 
 start = seat_action(
-    lambda request, state, seat, row: tables.start(state, seat, now_seconds(), dealer_gone_limit())
+    lambda request, state, seat, row: tables.start(
+        state, seat, store.now_seconds(), dealer_gone_limit()
+    )
 )
 select_card = seat_action(
     lambda request, state, seat, row: tables.toggle(state, seat, card_of(request))
@@ -842,7 +664,7 @@ def _replace(request: HttpRequest, state: tables.TableState, seat: int, row: Tab
     other = request.POST.get("seat", "")
     if other not in ("0", "1", "2", "3"):
         raise IllegalMove("There is no such player.")
-    tables.replace(state, int(other), now_seconds(), idle_limit())
+    tables.replace(state, int(other), store.now_seconds(), idle_limit())
 
 
 replace = seat_action(_replace)
@@ -869,8 +691,8 @@ def last_trick(request: HttpRequest, code: str) -> HttpResponse:
     game, seat = at.state.game, at.seat
     seen = None
     if game is not None:
-        names = [at.state.seats[(i + seat) % 4].name for i in range(4)]
-        seen = last_trick_view(rotate(game, seat), 0, names)
+        names = [other.name for other in at.state.seats]
+        seen = last_trick_view(game, seat, names)
     return dialog(request, at, "game/dialog_last_trick.html", seen=seen, why_none=why_none(game))
 
 
@@ -894,10 +716,7 @@ def dialog(request: HttpRequest, at: Seen, template: str, **context) -> HttpResp
     """A dialog over this seat's table: the fragment for htmx, else the whole page under it."""
     if not request.htmx:
         return draw(request, at, dialog=template, extra=context)
-    response = render(request, template, context)
-    response["Cache-Control"] = "no-store"
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render_fresh(request, template, context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -916,7 +735,7 @@ def hint(request: HttpRequest, code: str) -> HttpResponse:
         chosen = set(players.choose_pass(game.copy(), seat))
         at.hint = [card for card in game.hand(seat) if card in chosen]
     elif me.awaiting_ok:
-        return draw(request, at, "Press OK to accept cards.")
+        return draw(request, at, seating.PRESS_OK)
     elif game.phase == "playing" and game.turn == seat and not me.away:
         at.hint = [players.choose_play(game.copy(), seat)]
     else:

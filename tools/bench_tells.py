@@ -1,4 +1,4 @@
-"""Does a computer's answer time tell how many legal cards it had? ``python -m game.bench_tells``.
+"""Does a computer's answer time tell how many legal cards it had? ``python -m tools.bench_tells``.
 
 Plays ``--hands`` hands of fixed games with four computer players and times every decision
 twice: as the solo game decides (``choose_play``: a forced card is answered at once) and as a
@@ -20,13 +20,9 @@ import time
 
 from game.engine import Game
 from game.players import brain, choose_even_play, choose_pass, choose_play
+from tools.stats import percentile
 
 FIRST_NUMBER = 70_001
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def forced(game: Game, seat: int) -> bool:
@@ -79,7 +75,7 @@ def main() -> None:
             medians[is_forced] = statistics.median(ms)
             print(
                 f"{name:8} {label} n={len(rows):4}  median {statistics.median(ms):7.2f} ms"
-                f"  p10 {percentile(ms, 0.1):7.2f}  p90 {percentile(ms, 0.9):7.2f}"
+                f"  p10 {percentile(ms, 10):7.2f}  p90 {percentile(ms, 90):7.2f}"
                 f"  cards simulated: median {statistics.median(cards):7.0f}"
             )
         if len(medians) == 2:

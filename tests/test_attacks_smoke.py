@@ -1,4 +1,4 @@
-"""A short smoke run of ``python -m game.attacks`` against a production-like gunicorn: every
+"""A short smoke run of ``python -m tools.attacks`` against a production-like gunicorn: every
 check is printed, and every one that is not a timing passes. The full run (200 slow clients)
 is run by hand; timings are shown by the script, never asserted here."""
 
@@ -23,7 +23,7 @@ NOT_TIMED = (
 
 
 def test_a_short_attack_run_prints_every_check_and_passes_the_untimed_ones():
-    result = run(["-m", "game.attacks", "--slow-clients", "20", "--seconds", "2"], clean_env())
+    result = run(["-m", "tools.attacks", "--slow-clients", "20", "--seconds", "2"], clean_env())
     out = result.stdout
     assert result.returncode in (0, 1), result.stderr  # 1: a timing missed on a busy machine
     lines = out.splitlines()

@@ -1,0 +1,1 @@
+"""The signed-cookie solo game: its actions, forms, views, menus and addresses."""
