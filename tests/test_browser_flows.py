@@ -133,7 +133,7 @@ def test_focus_goes_to_the_hand_after_ok_and_to_the_sheet_at_the_end_of_a_hand(
     open_at(page, live_server.url, last)
     page.locator(LIT).focus()
     keys(page, "Enter")  # your last card ends the hand
-    expect(page.locator("#table dialog.sheet .push")).to_be_focused()
+    expect(page.locator("#table dialog.sheet button.push")).to_be_focused()
     keys(page, "Enter")  # and Enter deals the next hand
     expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Ben.")
     expect(page.locator(CARDS).first).to_be_focused()

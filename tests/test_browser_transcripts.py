@@ -89,7 +89,7 @@ def one_hand(page: Page, base: str, listening: bool) -> tuple[Transcript, list[s
     t.press("Enter", wait=True)  # OK
     while page.locator(CARDS).count():
         t.play_lit_card()
-    expect(page.locator("#table dialog.sheet .push")).to_be_focused()
+    expect(page.locator("#table dialog.sheet button.push")).to_be_focused()
     t.hear()
     return t, heard(page)
 

@@ -5,6 +5,7 @@ from django.contrib.sessions.backends.signed_cookies import SessionStore
 from django.http import HttpResponse
 
 from game.engine import Game, SplitMix64
+from game.review import kept_for_review
 from game.web.session import NAME_MAX, PlayerState, Stats, save
 from tests.helpers import game_of, pass_three, post, state_of, store
 from tests.helpers import named_client as make_client
@@ -64,9 +65,13 @@ def longest_random_game(tries: int = 60) -> list[Game]:
 def test_every_state_of_the_longest_random_game_fits_with_undo_long_name_and_stats():
     states = longest_random_game()
     assert len(states[-1].history) >= 10
+    assert any(game.hand_number > 1 and game.phase == "playing" for game in states)
     largest = 0
+    kept = None  # the last finished hand, kept for its review until the next one ends
     for before, game in zip(states, states[1:], strict=False):
+        kept = kept_for_review(before, kept) if game.hand_number != before.hand_number else kept
         state = PlayerState(game=game, undo=before.to_dict(), seq=10**6, fresh_from=51)
+        state.last_hand = kept
         state.options.name = LONG_NAME
         state.stats = BIG_STATS
         state.notice = "That was already done. The table shows where the game is now."

@@ -1,7 +1,8 @@
 """The moon hunter: a bench opponent that goes for the moon whenever its hand gives a real chance.
 
-It is our own Monte Carlo search, kept here as a frozen copy so that work on Pauline, Michele
-and Ben does not move the yardstick, with two changes of aim: a moon it shoots counts as
+It is our own Monte Carlo search, kept in ``tools.hunter_frozen`` as a frozen copy (compiled by
+numba when it is installed) so that work on Pauline, Michele and Ben does not move the
+yardstick, with two changes of aim: a moon it shoots counts as
 ``MOON_BONUS`` points better than the moon itself, and it weighs a moon plan on every decision
 while nobody else has a point and its hand is not hopeless (``HUNT_STRENGTH``). With a hand
 worth shooting it passes its lowest cards, to keep the winners. It sees only its ``View``.
@@ -13,19 +14,19 @@ bench can count failed attempts beside the successful ones.
 from __future__ import annotations
 
 from game.engine import DECK, Game, SplitMix64
-from game.engine.rules import (
-    HEART_MASK,
-    HEARTS,
-    MOON,
-    SUIT,
-    cards_of,
-    hand_score,
-    legal_mask,
-)
-from game.players.brain import _distinct, _moon_strength, decide_pass
-from game.players.deals import DealSampler, knowledge_of
-from game.players.sim import high, playout
+from game.engine.rules import HEART_MASK, HEARTS, SUIT, cards_of, legal_mask
 from game.players.view import View, view_of
+from tools.hunter_frozen import (
+    DealSampler,
+    _distinct,
+    _moon_strength,
+    buffer,
+    decide_pass,
+    high,
+    hunt_round,
+    knowledge_of,
+    reals,
+)
 
 HUNT_STREAM = 0x3F0D
 CARD_BUDGET = 12000  # as ours: simulated cards per decision
@@ -36,6 +37,7 @@ STOP_SHARE = 0.5  # of the imagined deals, the share in which the others fight i
 HUNT_STRENGTH = 1.0  # below this average card weight (ten 1 up to ace 5) no moon is tried
 PASS_STRENGTH = 1.2  # from this weight on, the pass keeps the winners and sends low cards
 MOON_BONUS = 16.0  # how much better than its points a moon of its own counts
+OTHERS_CREDIT = 0.05  # per point that goes to another seat instead of the hunter
 
 
 class Hunter:
@@ -93,6 +95,12 @@ def hunt_play(view: View) -> tuple[int, bool]:
     leader = view.trick_leader if view.trick_leader is not None else me
     ntricks = len(view.tricks)
     sampler = DealSampler(know)
+    cards = buffer([card for card, _ in options])
+    plans = buffer([plan for _, plan in options])
+    table = buffer([*view.trick, 0, 0, 0, 0][:4])
+    held = buffer(pts)
+    record = buffer([0] * 52)
+    sums = reals(len(options))
     totals = [0.0] * len(options)
     alive = list(range(len(options)))
     seen = 0
@@ -101,19 +109,32 @@ def hunt_play(view: View) -> tuple[int, bool]:
         share = budget // 2 if round_ == 0 else budget
         deals = max(MIN_DEALS if round_ == 0 else 0, share // (len(alive) * remaining))
         deals = min(deals, MAX_DEALS - seen)
-        for i in range(deals):
-            stop = ((seen + i) * STOP_SHARE) % 1.0 < STOP_SHARE
-            hands = sampler.draw(rng)
-            for k in alive:
-                card, plan_seat = options[k]
-                trial = hands[:]
-                trial[me] ^= 1 << card
-                after = playout(
-                    trial, leader, [*view.trick, card], pts, know.gone, ntricks, plan_seat, me, stop
-                )
-                totals[k] += _utility(after, me, view.moon_off_shooter)
+        if deals > 0:
+            hunt_round(
+                sampler.draw_many(rng, deals),
+                deals,
+                seen,
+                STOP_SHARE,
+                me,
+                leader,
+                table,
+                len(view.trick),
+                held,
+                know.gone,
+                ntricks,
+                cards,
+                plans,
+                buffer(alive),
+                len(alive),
+                view.moon_off_shooter,
+                OTHERS_CREDIT,
+                MOON_BONUS,
+                sums,
+                record,
+            )
         budget -= deals * len(alive) * remaining
         seen += deals
+        totals = [float(t) for t in sums]
         if seen:
             best_mean = min(totals[k] for k in alive) / seen
             alive = [k for k in alive if totals[k] / seen <= best_mean + PRUNE_MARGIN]
@@ -122,11 +143,3 @@ def hunt_play(view: View) -> tuple[int, bool]:
     best = min(alive, key=lambda k: (totals[k], options[k][0], options[k][1]))
     card, plan_seat = options[best]
     return card, plan_seat == me
-
-
-def _utility(pts: list[int], me: int, moon_off_shooter: bool) -> float:
-    scores = hand_score(pts, moon_off_shooter)
-    value = scores[me] - 0.05 * (sum(scores) - scores[me])
-    if pts[me] == MOON:
-        value -= MOON_BONUS
-    return value

@@ -127,6 +127,19 @@ class Game:
         game._deal(1)
         return game
 
+    @classmethod
+    def at_hand(
+        cls, number: int, hand_number: int, moon_off_shooter: bool = False, seed: bytes = b""
+    ) -> Game:
+        """The game's hand ``hand_number`` as dealt, with no score before it: for replaying a
+        finished hand (its scores are the hand's alone). Not a state ``from_dict`` accepts."""
+        game = cls.new(number, moon_off_shooter=moon_off_shooter, seed=seed)
+        if not isinstance(hand_number, int) or isinstance(hand_number, bool) or hand_number < 1:
+            raise ValueError("a hand number is a whole number from 1")
+        if hand_number != 1:
+            game._deal(hand_number)
+        return game
+
     def _deal(self, hand_number: int) -> None:
         self.hand_number = hand_number
         hands = secret_deal(self.seed, hand_number) if self.seed else deal(self.number, hand_number)

@@ -16,6 +16,7 @@ from typing import Any
 from game import players, seating
 from game.engine import SEATS, Game, IllegalMove
 from game.engine.rng import SEED_BYTES
+from game.review import kept_for_review
 from game.seating import COMPUTER_NAMES, PRESS_OK, plays_so_far
 from game.web.session import clean_name
 
@@ -80,6 +81,7 @@ class TableState:
     moon_off_shooter: bool = False
     finish_dead_hands: bool = False
     dealer_seen: float = 0.0  # the dealer's page last asked for the lobby (a Unix time)
+    last_hand: dict[str, Any] | None = None  # the hand before this one, for its review
 
     def new_game(self, number: int = 0) -> Game:
         """The game ``number``, or (0) a game dealt from a secret seed drawn now: the seed is
@@ -99,6 +101,7 @@ class TableState:
             "g": None if self.game is None else self.game.to_dict(),
             "m": self.marks,
             "d": self.dealer_seen,
+            **({"l": self.last_hand} if self.last_hand else {}),
         }
         return json.dumps(data, separators=(",", ":"))
 
@@ -116,6 +119,7 @@ class TableState:
             moon_off_shooter=bool(moon),
             finish_dead_hands=bool(dead),
             dealer_seen=float(data.get("d", 0.0)),
+            last_hand=data.get("l"),
         )
 
     # ---- who is needed --------------------------------------------------------------------
@@ -352,6 +356,7 @@ def advance(state: TableState, think=decide) -> None:
                 return
             for seat in state.seats:
                 seat.ready, seat.selected, seat.awaiting_ok = False, [], False
+            state.last_hand = kept_for_review(game, state.last_hand)
             if game.phase == "hand_over":
                 game.next_hand()
             else:

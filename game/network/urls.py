@@ -4,6 +4,7 @@ table. The action names match the solo game's, so its partials post to the table
 from django.urls import path
 
 from game.network import push
+from game.network import review as review_network
 from game.network import views as network
 
 app_name = "network"
@@ -26,4 +27,6 @@ urlpatterns = [
     path("t/<str:code>/hint", network.hint, name="hint"),
     path("t/<str:code>/undo", network.undo, name="undo"),
     path("t/<str:code>/last-trick", network.last_trick, name="last_trick"),
+    path("t/<str:code>/review", review_network.table_review, name="review"),
+    path("t/<str:code>/review/<int:step>", review_network.table_review, name="review_step"),
 ]

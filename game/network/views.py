@@ -293,7 +293,7 @@ def draw(
         "dialog": dialog,
         **(extra or {}),
     }
-    if not request.htmx and waiting_on_others(seen):
+    if not request.htmx and waiting_on_others(seen) and not dialog:  # a dialog is not reloaded
         context["refresh_seconds"] = REFRESH_SECONDS
         context["refresh_url"] = f"{reverse('network:table', args=[code])}?v={version}"
     page = "game/table.html" if request.htmx else "game/network/page.html"

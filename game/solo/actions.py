@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from game import players, seating
 from game.engine import SEATS, Game, IllegalMove
+from game.review import kept_for_review
 from game.seating import PRESS_OK, Clock, plays_so_far
 from game.web.session import HUMAN, PlayerState, new_number
 
@@ -29,6 +30,7 @@ def start_game(state: PlayerState, number: int, clock: Clock) -> None:
         finish_dead_hands=state.options.finish_dead_hands,
     )
     abandon(state)
+    state.last_hand = kept_for_review(state.game, state.last_hand)
     state.game = game
     state.selected = []
     state.awaiting_ok = False
@@ -95,6 +97,7 @@ def next_hand(state: PlayerState, clock: Clock) -> None:
     if game.phase == "game_over":
         start_game(state, new_number(), clock)
         return
+    state.last_hand = kept_for_review(game, state.last_hand)
     game.next_hand()
     state.undo = None
     state.fresh_from = 0

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from game.solo import menus, views
+from game.solo import review as review_solo
 
 app_name = "game"
 urlpatterns = [
@@ -26,4 +27,7 @@ urlpatterns = [
     path("hint", menus.hint, name="hint"),
     path("last-trick", menus.last_trick, name="last_trick"),
     path("exit", menus.exit_page, name="exit"),
+    # our addition: the last hand reviewed, a page per step without JavaScript
+    path("review", review_solo.review_hand, name="review"),
+    path("review/<int:step>", review_solo.review_hand, name="review_step"),
 ]

@@ -185,6 +185,7 @@ class PlayerState:
     recorded: bool = False  # the finished game is already in the statistics
     notice: str = ""  # a message shown once on the next page
     unreadable: bool = False  # a cookie came but could not be read: this state is a fresh one
+    last_hand: dict[str, Any] | None = None  # the hand before this one, for its review
 
 
 class SessionStore(signed_cookies.SessionStore):
@@ -233,6 +234,8 @@ def load(session: Any) -> PlayerState:
             state.recorded = bool(table.get("r", 0))
             undo = table.get("u")
             state.undo = undo if isinstance(undo, dict) else None
+            last_hand = table.get("l")
+            state.last_hand = last_hand if isinstance(last_hand, dict) else None
     notice = session.get("msg")
     state.notice = notice if isinstance(notice, str) else ""
     return state
@@ -324,6 +327,8 @@ def _write(session: Any, state: PlayerState) -> None:
             table["r"] = 1
         if state.undo is not None:
             table["u"] = state.undo
+        if state.last_hand is not None and state.game.phase in ("passing", "playing"):
+            table["l"] = state.last_hand  # a finished hand is in the game itself
         session["t"] = table
     if state.notice:
         session["msg"] = state.notice

@@ -30,6 +30,7 @@
     { name: "Ctrl+z", code: "KeyZ", ctrl: true, notTyping: true },
     { name: "h", code: "KeyH", notTyping: true },
     { name: "l", code: "KeyL", notTyping: true, once: true },
+    { name: "r", code: "KeyR", notTyping: true, once: true }, // Review Last Hand (review.js)
     { name: "Alt+g", code: "KeyG", alt: true, menu: true },
     { name: "Alt+h", code: "KeyH", alt: true, menu: true },
   ];
@@ -330,7 +331,9 @@
         return;
       }
       if (dialog.matches(":modal")) return;
-      if (dialog.open) dialog.close(); // a dialog's own page loaded with JavaScript on
+      // a dialog's own page loaded with JavaScript on: shown again as modal. Not by close(),
+      // whose close event would remove the dialog (see below) as soon as it is shown.
+      if (dialog.open) dialog.removeAttribute("open");
       dialog.showModal();
     });
   }

@@ -1,0 +1,690 @@
+"""Our addition: a finished hand reviewed from one seat. Plain Python, no Django.
+
+A ``HandRecord`` is the hand as the game kept it (its deal comes back from the game number or
+the table's secret seed, the passes from the deal and the plays). ``review`` replays it through
+the engine and, at each play of the seat and at its pass, asks what that seat could know then:
+its ``View``, exactly as the computer players get it, never the cards seen later. The play is
+weighed against the hint by the players' own search with a larger budget, every card that
+may be played tried on the same imagined deals, so that the expected cost of the card chosen
+is the difference of two averages over one sample. "Pauline in your seat" plays the same
+deal again with computers in all four seats, passes included.
+
+Every generator is keyed by public facts of the hand (or a one-way key of the secret seed), so
+a review is the same each time it is asked for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from game.engine import DECK, SEATS, Card, Game, IllegalMove, SplitMix64, rules
+from game.engine.cards import INDEX_OF
+from game.engine.rules import (
+    HEART_MASK,
+    HEARTS,
+    MOON,
+    POINT_MASK,
+    QS,
+    QS_BIT,
+    SPADES,
+    SUIT,
+    legal_mask,
+    suit_of,
+)
+from game.players import choose_pass, choose_play, jit
+from game.players.brain import (
+    CARD_BUDGET,
+    MAX_DEALS,
+    MOON_STRENGTH,
+    STOP_SHARE,
+    _distinct,
+    _moon_strength,
+    decide_pass,
+)
+from game.players.deals import DealSampler, knowledge_of
+from game.players.sim import AS, KS, moon_threat
+from game.players.view import View, view_of
+
+PLAY_STREAM = 0x2E71  # the review's own generators, apart from the players' in play
+PASS_STREAM = 0x2E72
+BUDGET_TIMES = 16  # the review searches with this many times the simulated cards of play
+REVIEW_BUDGET = CARD_BUDGET * BUDGET_TIMES
+MIN_DEALS = 128
+MAX_REVIEW_DEALS = MAX_DEALS * BUDGET_TIMES
+PASS_DEALS = 240  # imagined deals of the other 39 cards for weighing a pass
+MOON_DEALS = 96  # of a play's deals, those replayed to count the moons made
+MOON_NOTE_SHARE = 0.2  # a moon worth mentioning: made in at least this share of those deals
+FINE_MARGIN = 0.5  # expected points within which a play counts as good as the hint's
+TRICK_TEXT = 9  # a trick in the record: the leader's seat, then four codes
+
+
+def cards_text(codes: Sequence[str]) -> str:
+    """ "the ace of spades, the king of hearts and the two of clubs" """
+    names = [f"the {Card.parse(code).name}" for code in codes]
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def points_text(points: int) -> str:
+    return "no points" if not points else f"{points} point{'s' if points != 1 else ''}"
+
+
+# ---- the hand as kept ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A finished hand, compactly: what deals it (number, or secret seed) and its thirteen
+    tricks in the engine's text (each: the leader's seat, then four codes in play order)."""
+
+    number: int
+    seed: bytes
+    moon_off_shooter: bool
+    hand_number: int
+    tricks: str
+
+    @classmethod
+    def of(cls, game: Game) -> HandRecord | None:
+        """The hand ``game`` has just finished, or None while no hand is finished."""
+        if game.phase not in ("hand_over", "game_over") or game.tricks_played != 13:
+            return None
+        text = "".join(
+            f"{trick.leader}{''.join(code for _, code in trick.plays)}"
+            for trick in game.completed_tricks
+        )
+        return cls(game.number, game.seed, game.moon_off_shooter, game.hand_number, text)
+
+    def to_dict(self) -> dict:
+        data: dict = {"n": self.number, "k": self.hand_number, "t": self.tricks}
+        if self.moon_off_shooter:
+            data["m"] = 1
+        if self.seed:
+            data["z"] = self.seed.hex()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: object) -> HandRecord:
+        """A record read back; ValueError unless it is a hand the engine plays through."""
+        try:
+            record = cls(
+                number=int(data["n"]),  # type: ignore[index]
+                seed=bytes.fromhex(data.get("z", "")),  # type: ignore[union-attr]
+                moon_off_shooter=bool(data.get("m", 0)),  # type: ignore[union-attr]
+                hand_number=int(data["k"]),  # type: ignore[index]
+                tricks=str(data["t"]),  # type: ignore[index]
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ValueError("not a finished hand") from error
+        record.replay()
+        return record
+
+    def plays(self) -> list[tuple[int, list[str]]]:
+        text = self.tricks
+        if len(text) != 13 * TRICK_TEXT:
+            raise ValueError("not thirteen tricks")
+        out = []
+        for start in range(0, len(text), TRICK_TEXT):
+            leader = text[start]
+            if leader not in "0123":
+                raise ValueError("not a seat")
+            chunk = text[start + 1 : start + TRICK_TEXT]
+            out.append((int(leader), [chunk[i : i + 2] for i in range(0, 8, 2)]))
+        return out
+
+    def dealt(self) -> Game:
+        """The hand as dealt, before any pass."""
+        try:
+            return Game.at_hand(self.number, self.hand_number, self.moon_off_shooter, self.seed)
+        except IllegalMove as error:
+            raise ValueError("not a game") from error
+
+    def passes(self) -> list[list[str]]:
+        """Each seat's three cards passed (empty on a keep hand): what it was dealt and never
+        played, as the cards it received are the ones it played and was not dealt."""
+        start = self.dealt()
+        played: list[set[str]] = [set() for _ in SEATS]
+        for leader, codes in self.plays():
+            for i, code in enumerate(codes):
+                played[(leader + i) % 4].add(code)
+        return [sorted(set(start.hand(s)) - played[s], key=INDEX_OF.get) for s in SEATS]
+
+    def replay(self, until=None) -> Game:
+        """The hand played through the engine, which checks every pass and card; ``until``,
+        called with the game before each play as ``until(game, seat, code)``, may look on."""
+        game = self.dealt()
+        try:
+            if game.phase == "passing":
+                passes = self.passes()
+                if until is not None:
+                    until(game, None, None)
+                for seat in SEATS:
+                    game.pass_cards(seat, passes[seat])
+            for leader, codes in self.plays():
+                if game.trick_leader != leader:
+                    raise ValueError("a trick led by the wrong seat")
+                for i, code in enumerate(codes):
+                    seat = (leader + i) % 4
+                    if until is not None:
+                        until(game, seat, code)
+                    game.play(seat, code)
+        except IllegalMove as error:
+            raise ValueError(f"not a legal hand: {error}") from error
+        if game.phase not in ("hand_over", "game_over"):
+            raise ValueError("the hand did not finish")
+        return game
+
+
+def kept_for_review(game: Game | None, kept: dict | None) -> dict | None:
+    """What to keep when ``game`` moves on from its hand (to the next hand, or a new game):
+    the hand it has just finished, else whatever was kept already."""
+    record = None if game is None else HandRecord.of(game)
+    return record.to_dict() if record is not None else kept
+
+
+def last_hand(game: Game | None, kept: dict | None) -> HandRecord | None:
+    """The hand to review: the one ``game`` has just finished, else the one kept while the
+    next hand is played; None when there is none (or what was kept is not a hand)."""
+    record = None if game is None else HandRecord.of(game)
+    if record is not None or not kept:
+        return record
+    try:
+        return HandRecord.from_dict(kept)
+    except ValueError:
+        return None
+
+
+# ---- weighing one play -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Appraisal:
+    """The expected points of each card worth telling apart (by its lowest equal card), over
+    the same deals; and, where playing for the moon was in view, the share of those deals in
+    which the best card for it made the moon."""
+
+    values: dict[int, float]
+    best: int
+    moon_share: float | None = None
+    moon_card: int | None = None
+
+
+def same_as(card: int, reps: Sequence[int]) -> int:
+    """The card of ``reps`` that ``card`` is worth the same as (the lowest of its run)."""
+    return max(r for r in reps if suit_of(r) == suit_of(card) and r <= card)
+
+
+def appraise(view: View, core=None) -> Appraisal | None:
+    """Every distinct legal card searched on the same deals, with the review's budget; None
+    when there is nothing to weigh (one card worth playing)."""
+    core = core or jit.core()
+    know = knowledge_of(view)
+    first = not view.tricks
+    broken = bool(know.gone & HEART_MASK)
+    legal = legal_mask(know.hand, view.trick, first, broken)
+    reps = _distinct(legal, know)
+    if len(reps) < 2:
+        return None
+    me = view.seat
+    pts = list(know.pts)
+    options = [(card, -1) for card in reps]
+    moon_in_view = pts[me] == sum(pts) and _moon_strength(know.hand) >= MOON_STRENGTH
+    if moon_in_view:
+        options += [(card, me) for card in reps]
+    remaining = len(DECK) - view.cards_played
+    deals = REVIEW_BUDGET // (len(options) * remaining)
+    deals = min(max(deals, MIN_DEALS), MAX_REVIEW_DEALS)
+    rng = SplitMix64.for_key(PLAY_STREAM, view.number, view.hand_number, view.cards_played, me)
+    drawn = DealSampler(know).draw_many(rng, deals, core)
+    leader = view.trick_leader if view.trick_leader is not None else me
+    sums = core.reals(len(options))
+    core.search_round(
+        drawn,
+        deals,
+        0,
+        STOP_SHARE,
+        me,
+        leader,
+        core.buffer([*view.trick, 0, 0, 0, 0][:4]),
+        len(view.trick),
+        core.buffer(pts),
+        know.gone,
+        len(view.tricks),
+        core.buffer([card for card, _ in options]),
+        core.buffer([plan for _, plan in options]),
+        core.buffer(range(len(options))),
+        len(options),
+        view.moon_off_shooter,
+        0.0,  # the seat's own points only: what a person is told it cost
+        sums,
+        core.buffer([0] * 52),
+    )
+    values: dict[int, float] = {}
+    moon_value: dict[int, float] = {}
+    for k, (card, plan) in enumerate(options):
+        mean = float(sums[k]) / deals
+        values[card] = min(values.get(card, mean), mean)
+        if plan >= 0:
+            moon_value[card] = mean
+    best = min(reps, key=lambda card: (values[card], card))
+    if not moon_value:
+        return Appraisal(values, best)
+    moon_card = min(reps, key=lambda card: (moon_value[card], card))
+    share = _moon_share(core, drawn, min(deals, MOON_DEALS), view, leader, pts, know, moon_card)
+    return Appraisal(values, best, share, moon_card)
+
+
+def _moon_share(core, drawn, deals: int, view: View, leader: int, pts, know, card: int) -> float:
+    """Of the first ``deals`` deals, the share in which playing ``card`` and going on for the
+    moon takes all 26 points."""
+    me = view.seat
+    made = 0
+    record = core.buffer([0] * 52)
+    for i in range(deals):
+        trial = drawn[i].copy()
+        trial[me] ^= 1 << card
+        table = core.buffer([*view.trick, card, 0, 0, 0, 0][:4])
+        stop = (i * STOP_SHARE) % 1.0 < STOP_SHARE
+        after = core.play_out(
+            trial,
+            leader,
+            table,
+            len(view.trick) + 1,
+            core.buffer(pts),
+            know.gone,
+            len(view.tricks),
+            me,
+            me,
+            stop,
+            record,
+        )
+        made += int(after[me]) == MOON
+    return made / deals if deals else 0.0
+
+
+# ---- weighing the pass -----------------------------------------------------------------------
+
+
+def appraise_pass(view: View, passed: Sequence[int], core=None) -> tuple[float, list[int]]:
+    """The expected points of passing ``passed`` rather than the hint's three, and the hint's
+    three: both passes played out on the same imagined deals of the 39 cards the seat could
+    not see, the others passing as the computer players would and everyone playing on as the
+    search's playouts do (the seat by the players' rules of thumb, the others as careful
+    duckers). Negative when the seat's pass did better than the hint's."""
+    core = core or jit.core()
+    me = view.seat
+    hint = decide_pass(view)
+    if sorted(passed) == sorted(hint):
+        return 0.0, hint
+    own = set(view.hand)
+    unseen = [c for c in range(52) if c not in own]
+    rng = SplitMix64.for_key(PASS_STREAM, view.number, view.hand_number, me)
+    others = [s for s in SEATS if s != me]
+    target = {s: (s + (view.pass_target - me)) % 4 for s in SEATS}  # type: ignore[operator]
+    totals = [0.0, 0.0]
+    record = core.buffer([0] * 52)
+    for d in range(PASS_DEALS):
+        rng.quick_shuffle(unseen)
+        hands = {me: own}
+        given = {}
+        for i, s in enumerate(others):
+            hands[s] = set(unseen[13 * i : 13 * i + 13])
+            seen = dataclasses.replace(
+                view, seat=s, hand=tuple(sorted(hands[s])), pass_target=target[s]
+            )
+            given[s] = decide_pass(seen)
+        stop = (d * STOP_SHARE) % 1.0 < STOP_SHARE
+        for j, mine in enumerate((passed, hint)):
+            given[me] = list(mine)
+            after_pass = [set(hands[s]) for s in SEATS]
+            for s in SEATS:
+                after_pass[s] -= set(given[s])
+            for s in SEATS:
+                after_pass[target[s]] |= set(given[s])
+            masks = [rules.mask_of(h) for h in after_pass]
+            leader = next(s for s in SEATS if masks[s] & 1)
+            after = core.play_out(
+                core.buffer(masks),
+                leader,
+                core.buffer([0, 0, 0, 0]),
+                0,
+                core.buffer([0, 0, 0, 0]),
+                0,
+                0,
+                -1,
+                me,
+                stop,
+                record,
+            )
+            score = rules.hand_score([int(p) for p in after], view.moon_off_shooter)
+            totals[j] += score[me]
+    return (totals[0] - totals[1]) / PASS_DEALS, hint
+
+
+# ---- the review ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One decision of the seat: the cards it chose, the hint's, and what it cost."""
+
+    trick: int  # 0 for the pass, else the trick the card went to
+    played: tuple[str, ...]
+    hint: tuple[str, ...]
+    cost: float  # expected points more than the hint's (0 when as good)
+    verdict: str  # "fine", "costly", "forced" (nothing else worth playing), "settled"
+    sentence: str  # what a person reads
+    costliest: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One trick as the seat saw it played."""
+
+    number: int
+    leader: int
+    winner: int
+    plays: tuple[tuple[int, str], ...]  # (seat, code) in play order
+    points: int
+    sentence: str  # the whole trick in one sentence, for the eyes and a screen reader
+    judgement: Judgement | None  # the seat's card in it
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    seat: int
+    hand_number: int
+    direction: str  # "left", "right", "across" or "keep"
+    passed: tuple[str, ...]
+    received: tuple[str, ...]
+    pass_to: int | None
+    pass_from: int | None
+    pass_sentence: str
+    pass_judgement: Judgement | None
+    steps: tuple[Step, ...]
+    costliest: Judgement | None
+    took: int  # the seat's score for the hand, the moon rule applied
+    pauline_took: int  # Pauline's in the seat, the same deal played afresh
+    pauline_sentence: str
+    moon_notes: tuple[str, ...]
+
+    @property
+    def judgements(self) -> list[Judgement]:
+        found = [self.pass_judgement] if self.pass_judgement else []
+        return found + [step.judgement for step in self.steps if step.judgement]
+
+    @property
+    def costly(self) -> list[Judgement]:
+        return [j for j in self.judgements if j.verdict == "costly"]
+
+
+def decide(fn, *args):
+    """Work a decision out directly: ``review``'s default thinker."""
+    return fn(*args)
+
+
+def review(record: HandRecord, seat: int, names: Sequence[str], core=None, think=decide) -> Review:
+    """The hand ``record`` from ``seat``, with the four players' names by seat (the seat itself
+    is "you" in every sentence). Costs a fraction of a second with the compiled core. Each
+    decision weighed or made goes through ``think(fn, *args)``: the site passes the computer
+    players' ``Clock.think``, so that a review takes their turn a decision at a time."""
+    core = core or jit.core()
+    if seat not in SEATS:
+        raise ValueError("no such seat")
+
+    def who(s: int) -> str:
+        return "you" if s == seat else names[s]
+
+    judged: dict[int, Judgement] = {}
+    pass_judgement: list[Judgement] = []
+    moon_chances: list[tuple[float, int, int]] = []  # (share, trick, points so far)
+
+    def look(game: Game, at: int | None, code: str | None) -> None:
+        if at is None:
+            pass_judgement.append(think(_judge_pass, game, seat, record, core))
+        elif at == seat:
+            view = view_of(game, seat)
+            judgement, appraisal = think(judge_play, view, code, core)
+            judged[judgement.trick] = judgement
+            if appraisal is not None and appraisal.moon_share is not None:
+                so_far = game.hand_points()
+                if so_far[seat] == sum(so_far):
+                    moon_chances.append((appraisal.moon_share, judgement.trick, so_far[seat]))
+
+    finished = record.replay(look)
+    points = finished.hand_points()
+    scores = rules.hand_score(points, record.moon_off_shooter)
+    costly = [j for j in (*pass_judgement, *judged.values()) if j.verdict == "costly"]
+    top = max(costly, key=lambda j: (j.cost, -j.trick)) if costly else None
+    if top is not None:
+        top = dataclasses.replace(top, costliest=True)
+        if top.trick == 0:
+            pass_judgement[0] = top
+        else:
+            judged[top.trick] = top
+    steps = []
+    for number, trick in enumerate(finished.completed_tricks, start=1):
+        said = [
+            f"{who(s)} {'led' if i == 0 else 'played'} the {Card.parse(code).name}"
+            for i, (s, code) in enumerate(trick.plays)
+        ]
+        trick_points = rules.trick_points([INDEX_OF[code] for _, code in trick.plays])
+        sentence = (
+            f"Trick {number}: {', '.join(said)}; {who(trick.winner)} took it, "
+            f"{points_text(trick_points)}."
+        )
+        steps.append(
+            Step(
+                number,
+                trick.leader,
+                trick.winner,
+                trick.plays,
+                trick_points,
+                sentence,
+                judged.get(number),
+            )
+        )
+    direction = finished.pass_direction
+    pass_to = finished.pass_target(seat)
+    pass_from = None if pass_to is None else (seat - (pass_to - seat)) % 4
+    passed = tuple(finished.passed(seat))
+    received = tuple(finished.received(seat))
+    if pass_to is None:
+        pass_sentence = "No cards were passed on this hand."
+    else:
+        pass_sentence = (
+            f"You passed {cards_text(passed)} to {names[pass_to]}, and received "
+            f"{cards_text(received)} from {names[pass_from]}."  # type: ignore[index]
+        )
+    pauline = pauline_in_seat(record, seat, think)
+    took = scores[seat]
+    pauline_sentence = (
+        f"Pauline in your seat would have {_taken_text(*pauline, would=True)}; "
+        f"you {_taken_text(took, points[seat], would=False)}."
+    )
+    return Review(
+        seat=seat,
+        hand_number=record.hand_number,
+        direction=direction,
+        passed=passed,
+        received=received,
+        pass_to=pass_to,
+        pass_from=pass_from,
+        pass_sentence=pass_sentence,
+        pass_judgement=pass_judgement[0] if pass_judgement else None,
+        steps=tuple(steps),
+        costliest=top,
+        took=took,
+        pauline_took=pauline[0],
+        pauline_sentence=pauline_sentence,
+        moon_notes=tuple(_moon_notes(finished, seat, who, moon_chances)),
+    )
+
+
+def _taken_text(score: int, raw: int, would: bool) -> str:
+    """ "taken 3 points" or "shot the moon", after "would have" (``would``) or "you"."""
+    if raw == MOON:
+        return "shot the moon"
+    return f"{'taken' if would else 'took'} {points_text(score)}"
+
+
+def pauline_in_seat(record: HandRecord, seat: int, think=decide) -> tuple[int, int]:
+    """The same deal played afresh from the thirteen cards dealt, with the computer players in
+    every seat, passes included: ``seat``'s score for the hand and its points before the moon
+    rule. The same each time: the players' generators are keyed by the game and the hand."""
+    game = record.dealt()
+    if game.phase == "passing":
+        choices = [think(choose_pass, game, s) for s in SEATS]
+        for s in SEATS:
+            game.pass_cards(s, choices[s])
+    while game.phase == "playing":
+        turn = game.turn
+        game.play(turn, think(choose_play, game, turn))
+    points = game.hand_points()
+    return rules.hand_score(points, record.moon_off_shooter)[seat], points[seat]
+
+
+def judge_play(view: View, code: str, core=None) -> tuple[Judgement, Appraisal | None]:
+    """The seat's card ``code`` at ``view`` (its turn) weighed against the hint's, and the
+    appraisal behind it (None for a card that no other could beat or lose to)."""
+    core = core or jit.core()
+    card = INDEX_OF[code]
+    number = len(view.tricks) + 1
+    know = knowledge_of(view)
+    if not POINT_MASK & ~know.gone:
+        sentence = f"You played the {DECK[card].name}. No points were left: no card could matter."
+        return Judgement(number, (code,), (code,), 0.0, "settled", sentence), None
+    appraisal = appraise(view, core)
+    if appraisal is None:
+        sentence = f"You played the {DECK[card].name}, the only card worth playing."
+        return Judgement(number, (code,), (code,), 0.0, "forced", sentence), None
+    reps = list(appraisal.values)
+    mine = same_as(card, reps)
+    best = appraisal.best
+    hint = DECK[best].code
+    cost = max(0.0, appraisal.values[mine] - appraisal.values[best])
+    if mine == best or cost <= FINE_MARGIN:
+        if mine == best:
+            tail = "the hint plays it too" if card == best else "as good as the hint's card"
+            sentence = f"You played the {DECK[card].name}: fine, {tail}."
+        else:
+            sentence = (
+                f"You played the {DECK[card].name}: fine, within {cost:.1f} expected points "
+                f"of the hint, the {DECK[best].name}."
+            )
+        return Judgement(number, (code,), (hint,), round(cost, 2), "fine", sentence), appraisal
+    reason = play_reason(view, card, best, know.gone)
+    sentence = f"You {reason}: expected +{cost:.1f} points. The hint: the {DECK[best].name}."
+    return Judgement(number, (code,), (hint,), round(cost, 2), "costly", sentence), appraisal
+
+
+def play_reason(view: View, card: int, best: int, gone: int) -> str:
+    """Why a card cost points, in a few plain words, from what the seat could see."""
+    name = DECK[card].name
+    other = DECK[best].name
+    hand = view.hand_mask
+    on_table = rules.mask_of(view.trick)
+    queen_out = not (gone | hand | on_table) & QS_BIT
+    high_spade = card in (AS, KS)
+    if not view.trick:
+        if high_spade and queen_out:
+            return f"led the {name} with the queen still out"
+        if card == QS:
+            return "led the queen of spades"
+        if suit_of(card) == suit_of(best) and card > best:
+            return f"led the {name} where the {other} was lower"
+        return f"led the {name}; leading the {other} was expected to cost less"
+    led = suit_of(view.trick[0])
+    win = view.trick[rules.winning_position(view.trick)]
+    table_points = rules.trick_points(view.trick)
+    last = len(view.trick) == 3
+    if suit_of(card) == led:
+        takes = card > win
+        if led == SPADES and high_spade and queen_out:
+            return f"played the {name} on a spade lead with the queen still out"
+        if takes and last and table_points and best < win:
+            return f"took {points_text(table_points)} with the {name} where the {other} ducked"
+        if takes and best < win:
+            return f"took the lead with the {name} where the {other} would have ducked"
+        if card == QS:
+            return "gave the queen of spades to a trick you might take"
+        return f"played the {name}; the {other} was expected to cost less"
+    if best == QS:
+        return f"kept the queen of spades, discarding the {name}"
+    if suit_of(best) == HEARTS and suit_of(card) != HEARTS:
+        return f"discarded the {name} and kept the {other}"
+    if best in (AS, KS) and queen_out:
+        return f"kept the {other} with the queen still out, discarding the {name}"
+    return f"discarded the {name}; the {other} was expected to cost less"
+
+
+def _judge_pass(game: Game, seat: int, record: HandRecord, core) -> Judgement:
+    view = view_of(game, seat)
+    passed = [INDEX_OF[code] for code in record.passes()[seat]]
+    cost, hint = appraise_pass(view, passed, core)
+    codes = tuple(DECK[c].code for c in sorted(passed))
+    hint_codes = tuple(DECK[c].code for c in sorted(hint))
+    if cost <= FINE_MARGIN:
+        tail = (
+            "the hint passes the same"
+            if codes == hint_codes
+            else f"within {max(cost, 0.0):.1f} expected points of the hint's "
+            f"{cards_text(hint_codes)}"
+        )
+        sentence = f"Your pass: fine, {tail}."
+        return Judgement(0, codes, hint_codes, round(max(cost, 0.0), 2), "fine", sentence)
+    sentence = (
+        f"You {pass_reason(view, passed, hint)}: expected +{cost:.1f} points. "
+        f"The hint: {cards_text(hint_codes)}."
+    )
+    return Judgement(0, codes, hint_codes, round(cost, 2), "costly", sentence)
+
+
+def pass_reason(view: View, passed: Sequence[int], hint: Sequence[int]) -> str:
+    hand = view.hand_mask
+    guards = (hand & SUIT[SPADES] & (QS_BIT - 1)).bit_count()
+    if QS in hint and QS not in passed:
+        return f"kept the queen of spades with {guards} lower spade{'s' if guards != 1 else ''}"
+    if QS in passed and QS not in hint:
+        return f"passed the queen of spades away with {guards} lower spades to guard it"
+    kept = [c for c in hint if c not in passed and c in (AS, KS)]
+    if kept and not hand & QS_BIT:
+        return f"kept the {DECK[kept[0]].name} with the queen out of your hand"
+    return f"passed {cards_text([DECK[c].code for c in sorted(passed)])}"
+
+
+def _moon_notes(finished: Game, seat: int, who, chances) -> list[str]:
+    notes = []
+    points = finished.hand_points()
+    shooter = next((s for s in SEATS if points[s] == MOON), None)
+    if shooter is not None:
+        notes.append("You shot the moon." if shooter == seat else f"{who(shooter)} shot the moon.")
+    taken = [0, 0, 0, 0]
+    for number, trick in enumerate(finished.completed_tricks, start=1):
+        threat = moon_threat(taken, number - 1)
+        got = rules.trick_points([INDEX_OF[code] for _, code in trick.plays])
+        if threat >= 0 and got and trick.winner != threat:
+            whose = "your" if threat == seat else f"{who(threat)}'s"
+            stopper = "You" if trick.winner == seat else who(trick.winner)
+            notes.append(
+                f"{stopper} stopped {whose} moon in trick {number}, when "
+                f"{'you' if threat == seat else who(threat)} had taken all "
+                f"{taken[threat]} points so far."
+            )
+            break
+        taken[trick.winner] += got
+    if shooter != seat and chances:
+        share, trick, so_far = max(chances, key=lambda item: (item[0], -item[1]))
+        if share >= MOON_NOTE_SHARE:
+            when = (
+                f"you had taken all {so_far} points so far"
+                if so_far
+                else "no one had taken a point yet and your cards were high"
+            )
+            notes.append(
+                f"A moon was possible for you: at trick {trick} {when}, and going for it "
+                f"made the moon in {round(100 * share)}% of the deals searched."
+            )
+    return notes
