@@ -7,6 +7,7 @@ import sys
 from django.core.wsgi import get_wsgi_application
 
 from hearts_site.bridge import Bridge
+from hearts_site.streams import Streams
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 # A thread that wants the interpreter gets it from a thinking move within 1 ms instead of 5.
@@ -15,8 +16,10 @@ sys.setswitchinterval(0.001)
 # computer players' thinking, the CPU work of a move, is one at a time per process by its own
 # semaphore (game.seating.Clock); the other move threads serve the moves that need no thinking,
 # so a move at one network table does not queue behind another table's thinking.
-application = Bridge(
+front = Bridge(
     get_wsgi_application(),
     pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 8),
     moves=int(os.environ.get("HEARTS_MOVE_THREADS") or 4),
 )
+# A network table's event stream: native async Django, no thread held (game.network.push).
+application = Streams(front, "game.network.push.serve")

@@ -125,6 +125,8 @@ RATELIMIT_IP_META_KEY = os.environ.get("HEARTS_CLIENT_IP_HEADER") or None
 HEARTS_TABLES_PER_BROWSER = os.environ.get("HEARTS_TABLES_PER_BROWSER") or "10/h"
 HEARTS_TABLES_PER_ADDRESS = os.environ.get("HEARTS_TABLES_PER_ADDRESS") or "30/h"
 HEARTS_TABLES_IN_ALL = os.environ.get("HEARTS_TABLES_IN_ALL") or "2000/h"
+# Seconds a network table waits for a person before anyone may let a computer play for them.
+HEARTS_IDLE_SECONDS = int(os.environ.get("HEARTS_IDLE_SECONDS") or 60)
 # django-ratelimit warns of the database cache's non-atomic increment; see above for why it is
 # the right cache here all the same (the only thing the instances share is the database).
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]

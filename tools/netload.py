@@ -213,9 +213,9 @@ def play(person: Person, deadline: float, think: float) -> None:
 
 
 def seat_a_table(
-    index: int, ports: list[int], stats: Stats, number: int, computers: int = 0
+    index: int, ports: list[int], stats: Stats, number: int, computers: int = 0, kind=None
 ) -> list[Person]:
-    people = [Person(f"P{index}-{seat}", ports, stats) for seat in range(4)]
+    people = [(kind or Person)(f"P{index}-{seat}", ports, stats) for seat in range(4)]
     dealer = people[0]
     dealer.send("GET", "/network")
     form = {"role": "dealer", "name": dealer.name, "number": str(number)}
@@ -526,7 +526,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--client-nice", type=int, default=10, help="how much lower the clients' priority is"
     )
-    return run(parser.parse_args(argv))
+    from tools import netload_stream  # --push: a move's arrival at the other seats
+
+    netload_stream.add_arguments(parser)
+    args = parser.parse_args(argv)
+    return netload_stream.run(args) if args.push else run(args)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from game.models import Table
+from game.network import push
 from game.network.state import TableState
 
 CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # token_urlsafe(16): 128 random bits
@@ -114,3 +115,4 @@ def save(row: Table, state: TableState) -> None:
     row.state = state.to_json()
     row.touched = timezone.now()
     row.save(update_fields=["version", "state", "touched"])
+    push.announce(row.code, row.version)  # every page streaming this table asks for it

@@ -138,6 +138,11 @@ def seat_view(seen: Seen, options: Options):
         viewer=seat,
         names=names,
     )
+    if game.phase == "passing" and game.has_passed(seat):  # passed cards leave the hand at once
+        gone = set(game.passed(seat))
+        view.hand = [card for card in view.hand if card.code not in gone]
+    if me.awaiting_ok:  # the others may play meanwhile; the status still asks for OK
+        view.waits = []
     for opponent in view.opponents:  # who is a computer, for the eyes and for screen readers
         opponent["computer"] = computer_label(state.seats[opponent["seat"]])
     if me.away:
@@ -211,6 +216,7 @@ def lobby_view(seen: Seen) -> SimpleNamespace:
             "name": seat.name,
             "you": index == seen.seat,
             "dealer": index == tables.DEALER,
+            "instead_of": "" if index == tables.DEALER else tables.COMPUTER_NAMES[index - 1],
         }
         for index, seat in enumerate(state.seats)
     ]
@@ -280,6 +286,8 @@ def draw(
         "version": version,
         "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
         "poll_seconds": POLL_SECONDS,
+        "events_url": reverse("network:events", args=[code]),
+        "now": int(store.now_seconds()),
         "link": request.build_absolute_uri(reverse("network:table", args=[code])),
         "table_name": table_name(seen.state),
         "dialog": dialog,

@@ -586,6 +586,95 @@
     if (found && drawn !== null && Number(found[1]) < drawn) {
       detail.shouldSwap = false;
     }
+    // a catch-up asked from an older version, answered with the table already drawn (a move's
+    // own answer came first): drawing it again would replay what has just been shown
+    var asked = /[?&]v=(\d+)/.exec((detail.pathInfo && detail.pathInfo.requestPath) || "");
+    if (found && asked && drawn !== null && Number(found[1]) === drawn && Number(asked[1]) < drawn) {
+      detail.shouldSwap = false;
+    }
+  });
+
+  // ---- a network table in real time -------------------------------------------------------
+  // The page holds one Server-Sent Events stream of its table (the browser's own EventSource),
+  // which tells the table's version when it opens and each time a change is saved. A page
+  // behind it fetches what came after its own version through its poll's URL, so the table is
+  // drawn and animated as after a poll. While the stream is open, the timed poll asks only when
+  // the page's redraw time has come (a button falls due) or every SAFETY_MS at most; while it
+  // is not (refused, reconnecting, never opened), the poll goes on every two seconds.
+  var eventsMeta = $('meta[name="hearts-events"]');
+  var stream = null;
+  var streamLive = false;
+  var pushed = 0; // the newest version the stream told
+  var catchingUp = false;
+  var reopenMs = 1000;
+  var lastAsked = Date.now();
+  var SAFETY_MS = 20000;
+
+  function pollBox() {
+    return $("#table .net-poll");
+  }
+
+  function serverNow(box) {
+    // the server's clock, from the Unix second the page was drawn at and the time since then
+    return Number(box.getAttribute("data-now")) + (Date.now() - Number(box.dataset.drawnAt)) / 1000;
+  }
+
+  function catchUp() {
+    var box = pollBox();
+    var drawn = drawnVersion();
+    if (!box || drawn === null || pushed <= drawn || catchingUp || !window.htmx) return;
+    if ($("#table .htmx-request, #table.htmx-request")) return; // a move's answer is on its way
+    catchingUp = true;
+    lastAsked = Date.now();
+    htmx.ajax("GET", box.getAttribute("hx-get"), { source: "#table", target: "#table", swap: "outerHTML" }).then(
+      function () {
+        catchingUp = false;
+        setTimeout(catchUp, 0);
+      },
+      function () {
+        catchingUp = false;
+      }
+    );
+  }
+
+  function openStream() {
+    if (!eventsMeta || !window.EventSource) return;
+    stream = new EventSource(eventsMeta.getAttribute("content"));
+    stream.addEventListener("table", function (event) {
+      streamLive = true;
+      reopenMs = 1000;
+      pushed = Math.max(pushed, Number(event.data) || 0);
+      catchUp();
+    });
+    stream.addEventListener("error", function () {
+      streamLive = false; // the browser reconnects by itself; the poll fills in meanwhile
+      if (stream && stream.readyState === EventSource.CLOSED) {
+        stream = null; // refused (no stream here, or no seat): try again later
+        setTimeout(openStream, reopenMs);
+        reopenMs = Math.min(reopenMs * 2, 60000);
+      }
+    });
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || !elt.classList || !elt.classList.contains("net-poll")) return;
+    var redraw = /[?&]i=(\d+)/.exec(elt.getAttribute("hx-get") || "");
+    var due = redraw && Number(redraw[1]) > 0 && serverNow(elt) >= Number(redraw[1]);
+    if (streamLive && !due && Date.now() - lastAsked < SAFETY_MS) {
+      event.preventDefault();
+      return;
+    }
+    lastAsked = Date.now();
+  });
+
+  function notePollBox() {
+    var box = pollBox();
+    if (box && !box.dataset.drawnAt) box.dataset.drawnAt = String(Date.now());
+  }
+
+  document.addEventListener("htmx:afterRequest", function () {
+    setTimeout(catchUp, 0);
   });
 
   document.addEventListener("htmx:beforeRequest", function () {
@@ -618,6 +707,8 @@
   }
 
   document.addEventListener("htmx:afterSettle", function () {
+    notePollBox();
+    catchUp();
     showDialogs();
     setUpHand();
     if (openDialog()) return;
@@ -642,4 +733,6 @@
   setUpHand();
   showDialogs();
   followHash();
+  notePollBox();
+  openStream();
 })();

@@ -1,0 +1,38 @@
+"""The front's one fork: a network table's event stream goes to game.network.push.serve
+(native async Django code, no thread held while the stream is open); the rest to the Bridge."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from django.utils.module_loading import import_string
+
+EVENTS_PATH = re.compile(r"/t/[A-Za-z0-9_-]{22}/events")  # /t/<code>/events (game.network.push)
+
+
+class Streams:
+    """Send ``GET /t/<code>/events`` without a body to ``streams``, the rest to ``front``.
+
+    A request with a body (or another method) goes to the front, whose guard and thread
+    pools answer it as any other request: the ASGI handler would read a body of any size."""
+
+    def __init__(self, front: Callable, streams: str) -> None:
+        self.front = front
+        self.streams_path = streams  # imported at the first stream, once Django is set up
+        self.streams: Callable | None = None
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["method"] == "GET"
+            and EVENTS_PATH.fullmatch(scope["path"])
+            and not any(
+                name in (b"content-length", b"transfer-encoding") for name, _ in scope["headers"]
+            )
+        ):
+            if self.streams is None:
+                self.streams = import_string(self.streams_path)
+            await self.streams(scope, receive, send)
+        else:
+            await self.front(scope, receive, send)

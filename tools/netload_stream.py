@@ -1,0 +1,334 @@
+"""The Hearts Network's load test with pushed updates: ``python -m tools.netload --push stream``.
+
+The same two gunicorn instances on one PostgreSQL, the same tables of four simulated people as
+``tools.netload``, but each person's page holds its table's event stream (from one instance, its
+requests still alternating between both) as hearts.js does: when the stream tells a version
+newer than the one the person has, the person fetches what came after it (the poll's URL);
+without news, it asks only every ``SAFETY_SECONDS``. ``--push poll`` runs the same measurement
+with the pages polling every two seconds instead, for the comparison; ``--push both`` streams
+at half the tables and polls at the other half in one run, so that both meet the same machine
+(a shared machine's load changes from one run to the next).
+
+Prints, besides netload's figures: the time from a move (its request sent, and its answer
+received) until each of the other three people at the table has the table it made (median,
+p95, p99); the instances' CPU time and memory (proportional set size) with the streams open,
+idle for ``--idle-seconds`` and during play; the streams opened and their errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+from tools import netload
+from tools.loadtest import HOST, REPO, collectstatic, production_env
+from tools.stats import median, percentile
+
+SAFETY_SECONDS = 20.0  # hearts.js: with its stream open a page still asks this often
+DATA = re.compile(rb"data: (\d+)\n")
+
+
+class Seat(netload.Person):
+    """A person whose page draws tables (each noted with when) and may hold a stream."""
+
+    def __init__(self, name: str, ports: list[int], stats: netload.Stats) -> None:
+        super().__init__(name, ports, stats)
+        self.drawn: list[tuple[float, int]] = []  # (when, version) of each table drawn
+        self.moved: list[tuple[int, float, float]] = []  # (version made, sent, answered)
+        self.pushed = 0
+        self.wake = threading.Event()
+        self.stream_port = ports[0]
+        self.streams = 0
+        self.stream_errors: list[str] = []
+        self.sock: socket.socket | None = None
+        self.streamed = True
+
+    def read(self, html: str) -> None:
+        super().read(html)
+        self.drawn.append((time.perf_counter(), self.version))
+
+    def act(self) -> None:
+        before, sent = self.accepted, time.perf_counter()
+        super().act()
+        if self.accepted > before:
+            self.moved.append((self.version, sent, time.perf_counter()))
+
+    def catch_up(self) -> None:
+        """What came after this person's version (an htmx GET of the poll's URL)."""
+        self.poll()
+
+
+CLOSING = threading.Event()  # the run is over: the pages close, their streams end
+
+
+def hold_stream(seat: Seat, deadline: float, opened: threading.Event) -> None:
+    """The page's EventSource: reconnects when the stream ends, until ``deadline``."""
+    while time.monotonic() < deadline and not CLOSING.is_set():
+        cookies = "; ".join(f"{k}={v}" for k, v in seat.cookies.items())
+        try:
+            sock = socket.create_connection((HOST, seat.stream_port), timeout=10)
+        except OSError as error:
+            seat.stream_errors.append(f"connect: {error}")
+            time.sleep(1)
+            continue
+        try:
+            sock.sendall(
+                f"GET /t/{seat.code}/events HTTP/1.1\r\nHost: {HOST}\r\n"
+                f"Accept: text/event-stream\r\nCookie: {cookies}\r\n\r\n".encode()
+            )
+            sock.settimeout(None)  # blocks until an event or a heartbeat; closed at the end
+            seat.sock = sock
+            buffer = b""
+            head_done = False
+            seat.streams += 1
+            while time.monotonic() < deadline:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                buffer += chunk
+                if not head_done:
+                    if b"\r\n\r\n" not in buffer:
+                        continue
+                    head, buffer = buffer.split(b"\r\n\r\n", 1)
+                    if not head.startswith(b"HTTP/1.1 200"):
+                        seat.stream_errors.append(head.split(b"\r\n", 1)[0].decode())
+                        time.sleep(1)
+                        break
+                    head_done = True
+                found = list(DATA.finditer(buffer))
+                if found:
+                    seat.pushed = max(seat.pushed, *(int(m.group(1)) for m in found))
+                    buffer = buffer[found[-1].end() :]
+                    opened.set()
+                    seat.wake.set()
+        except OSError as error:
+            if not CLOSING.is_set():
+                seat.stream_errors.append(f"stream: {error}")
+        finally:
+            sock.close()
+
+
+def play_streamed(seat: Seat, deadline: float, think: float) -> None:
+    """hearts.js with its stream open: act when asked, fetch when told, else wait."""
+    act_at = None
+    asked = time.monotonic()
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            return
+        if seat.todo is not None and act_at is None:
+            act_at = now + think
+        if act_at is not None and now >= act_at:
+            act_at = None
+            seat.act()
+            asked = time.monotonic()
+            continue
+        if seat.pushed > seat.version or now - asked >= SAFETY_SECONDS:
+            seat.wake.clear()
+            seat.catch_up()
+            asked = time.monotonic()
+            continue
+        wake = min(act_at or deadline, asked + SAFETY_SECONDS, deadline)
+        seat.wake.wait(max(0.0, wake - now))
+        seat.wake.clear()
+
+
+def arrivals(tables: list[list[Seat]], end: float) -> tuple[list[float], list[float], int]:
+    """For each move and each other person at its table: ms from the move's request sent, and
+    from its answer, until that person had a table at least as new; and the moves made more
+    than 5 s before ``end`` that some person never had."""
+    from_sent: list[float] = []
+    from_answer: list[float] = []
+    missing = 0
+    for people in tables:
+        for mover in people:
+            for version, sent, answered in mover.moved:
+                for other in people:
+                    if other is mover:
+                        continue
+                    when = next((t for t, v in other.drawn if v >= version and t >= sent), None)
+                    if when is None:
+                        missing += answered < end - 5
+                        continue
+                    from_sent.append((when - sent) * 1000)
+                    from_answer.append((when - answered) * 1000)
+    return from_sent, from_answer, missing
+
+
+def memory(pids: set[int]) -> tuple[float, float]:
+    """MB of proportional set size and of resident set size of the living ``pids``."""
+    pss = rss = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    pss += int(line.split()[1])
+                elif line.startswith("Rss:"):
+                    rss += int(line.split()[1])
+        except OSError:
+            continue
+    return pss / 1024, rss / 1024
+
+
+def spread(values: list[float]) -> str:
+    return (
+        f"median {median(values):7.1f} ms   p95 {percentile(values, 95):7.1f} ms   "
+        f"p99 {percentile(values, 99):7.1f} ms   ({len(values)})"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        print("DATABASE_URL must name a PostgreSQL database: run bin/with-postgres python -m ...")
+        return 2
+    streamed = args.push in ("stream", "both")
+    stats = netload.Stats()
+    with tempfile.TemporaryDirectory(prefix="hearts-netload-") as folder, ExitStack() as stack:
+        env = production_env(Path(folder) / "static", None)
+        env["DATABASE_URL"] = url
+        for limit in ("BROWSER", "ADDRESS"):
+            env[f"HEARTS_TABLES_PER_{limit}"] = "100000/h"
+        env["HEARTS_TABLES_IN_ALL"] = "100000/h"
+        collectstatic(env)
+        migrate = subprocess.run(
+            [sys.executable, "-m", "django", "migrate", "--noinput", "-v", "0"],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if migrate.returncode:
+            print(migrate.stdout, migrate.stderr)
+            return 2
+        logs = [Path(folder) / f"gunicorn-{i}.log" for i in (1, 2)]
+        ports = [stack.enter_context(netload.gunicorn(env, log, args.workers)) for log in logs]
+        os.nice(args.client_nice)
+        how = {
+            "stream": "holding event streams",
+            "poll": f"polling every {netload.POLL_SECONDS:g} s",
+            "both": "holding event streams (even tables) or polling (odd tables)",
+        }[args.push]
+        print(
+            f"Hearts Network load test, pushed updates measured: {args.tables} tables of "
+            f"{4 - args.computers} people {how}, acting {args.think:g} s after their turn "
+            f"comes, for {args.seconds:g} s; two instances ({args.workers} workers each, "
+            f"{os.cpu_count()} CPUs) on ports {ports[0]} and {ports[1]}, PostgreSQL on loopback"
+        )
+        tables: list[list[Seat]] = [[] for _ in range(args.tables)]
+
+        def seat(i: int):
+            return lambda: tables.__setitem__(
+                i, netload.seat_a_table(i, ports, stats, 1 + i, args.computers, kind=Seat)
+            )
+
+        setup_deadline = time.monotonic() + args.setup_seconds
+        netload.in_threads([seat(i) for i in range(args.tables)], setup_deadline)
+        tables = [people for people in tables if people]
+        for index, table in enumerate(tables):
+            for person in table:
+                person.streamed = args.push == "stream" or (args.push == "both" and index % 2 == 0)
+        people = [person for table in tables for person in table]
+        for index, person in enumerate(people):
+            person.stream_port = ports[index % len(ports)]
+        shares = netload.CPUShares(url)
+        servers = shares.servers
+        end = time.monotonic() + args.idle_seconds + args.seconds + 5
+        opened = [threading.Event() for person in people if person.streamed]
+        if streamed:
+            for person, told in zip([p for p in people if p.streamed], opened, strict=True):
+                threading.Thread(target=hold_stream, args=(person, end, told), daemon=True).start()
+            for told in opened:
+                told.wait(max(0.0, setup_deadline - time.monotonic()))
+            print(f"  {sum(t.is_set() for t in opened)} streams open of {len(opened)}")
+        idle = netload.CPUShares(url)
+        time.sleep(args.idle_seconds)
+        print(f"  idle for {args.idle_seconds:g} s with the streams open (no move made):")
+        print(idle.report(args.idle_seconds))
+        pss, rss = memory(servers)
+        print(f"  instances' memory, idle: PSS {pss:.0f} MB, RSS {rss:.0f} MB (both, all workers)")
+        netload.in_threads(
+            [lambda p=p: netload.start_table(p) for p in tables], time.monotonic() + 60
+        )
+        stats.moves.clear()
+        begin = time.monotonic()
+        shares = netload.CPUShares(url)
+        deadline = begin + args.seconds
+        deadline_clock = time.perf_counter() + args.seconds  # the same moment, on the clock
+        jobs = [
+            (lambda p=p: play_streamed(p, deadline, args.think))
+            if p.streamed
+            else (lambda p=p: netload.play(p, deadline, args.think))
+            for p in people
+        ]
+        netload.in_threads(jobs, deadline + netload.TIMEOUT)
+        seconds = time.monotonic() - begin
+        cpu = shares.report(seconds)
+        pss, rss = memory(servers)
+        CLOSING.set()
+        for person in people:  # the pages close: their streams end
+            if person.sock is not None:
+                with contextlib.suppress(OSError):
+                    person.sock.shutdown(socket.SHUT_RDWR)
+        stack.close()
+        move_post = netload.server_times(logs, "", "200", method="POST")
+    groups = {"stream": [t for t in tables if t[0].streamed]}
+    groups["poll"] = [t for t in tables if not t[0].streamed]
+    print(f"  during play ({seconds:.0f} s):")
+    print(cpu)
+    print(f"  instances' memory at the end of play: PSS {pss:.0f} MB, RSS {rss:.0f} MB")
+    print(netload.figures("polls, nothing new (204)", stats.polls_quiet, seconds))
+    print(netload.figures("fetches, a new table (200)", stats.polls_new, seconds))
+    print(netload.figures("moves (POST)", stats.moves, seconds))
+    print(
+        f"  server time of a move (gunicorn):      median {median(move_post):.2f} ms   "
+        f"p99 {percentile(move_post, 99):.2f} ms"
+    )
+    missing = 0
+    for mode, group in groups.items():
+        if not group:
+            continue
+        from_sent, from_answer, lost = arrivals(group, deadline_clock)
+        missing += lost
+        print(f"  a move until the other three have its table ({mode}, {len(group)} tables):")
+        print(f"    from the move sent      {spread(from_sent)}")
+        print(f"    from the move answered  {spread(from_answer)}")
+        print(f"    never had it (moves older than 5 s at the end): {lost}")
+    if streamed:
+        opened_streams = sum(p.streams for p in people)
+        stream_errors = [error for p in people for error in p.stream_errors]
+        print(f"  streams opened {opened_streams}, stream errors {len(stream_errors)}")
+        for error in stream_errors[:5]:
+            print(f"    {error}")
+    else:
+        stream_errors = []
+    print(f"  errors {len(stats.errors)}")
+    for error in stats.errors[:10]:
+        print(f"    {error}")
+    return 1 if stats.errors or stream_errors or missing else 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--push",
+        choices=("stream", "poll", "both"),
+        help="measure a move's arrival at the other seats, with event streams or polling",
+    )
+    parser.add_argument(
+        "--idle-seconds", type=float, default=10.0, help="streams open, no move (--push)"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(netload.main(["--push", "stream", *sys.argv[1:]]))
