@@ -19,6 +19,7 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser_support import after
 from tests.push_support import HOST, Person, Router, instance, site_env, version_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -72,20 +73,11 @@ def seated_page(browser: Browser, person: Person, port: int) -> Page:
     return page
 
 
-def settled(page: Page, before: str) -> None:
-    page.wait_for_function(
-        "before => { const t = document.querySelector('#table');"
-        " return t && t.dataset.seq !== before && !document.querySelector("
-        "'.htmx-request, .htmx-swapping, .htmx-settling'); }",
-        arg=before,
-    )
-
-
 def click(page: Page, locator) -> None:
     before = page.locator("#table").get_attribute("data-seq")
     height = locator.bounding_box()["height"]
     locator.click(position={"x": 6, "y": height - 8})
-    settled(page, before)
+    after(page, before)
 
 
 def step(page: Page) -> str:
@@ -100,7 +92,7 @@ def step(page: Page) -> str:
         if found.count():
             before = page.locator("#table").get_attribute("data-seq")
             found.first.click()
-            settled(page, before)
+            after(page, before)
             return "acted"
     if page.locator("#table .hand-form[action$='/select']").count():
         click(page, page.locator("#table .hand .card:not(.raised)").first)

@@ -391,6 +391,33 @@ def figures(label: str, values: list[float], seconds: float) -> str:
     )
 
 
+def serve_two(
+    stack: ExitStack, folder: Path, url: str, workers: int, logs: list[Path]
+) -> list[int] | None:
+    """Migrate the database at ``url`` and start an instance for each of ``logs`` (its access
+    log) on it, as the Procfile runs the site, each stopped when ``stack`` closes; their ports,
+    or None (said why) if the migration failed."""
+    env = production_env(folder / "static", None)
+    env["DATABASE_URL"] = url
+    # one address deals every table here: the limits on dealing are not what is measured
+    for limit in ("BROWSER", "ADDRESS"):
+        env[f"HEARTS_TABLES_PER_{limit}"] = "100000/h"
+    env["HEARTS_TABLES_IN_ALL"] = "100000/h"
+    collectstatic(env)
+    migrate = subprocess.run(
+        [sys.executable, "-m", "django", "migrate", "--noinput", "-v", "0"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if migrate.returncode:
+        print(migrate.stdout, migrate.stderr)
+        return None
+    return [stack.enter_context(gunicorn(env, log, workers)) for log in logs]
+
+
 def run(args: argparse.Namespace) -> int:
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
@@ -405,26 +432,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     stats = Stats()
     with tempfile.TemporaryDirectory(prefix="hearts-netload-") as folder, ExitStack() as stack:
-        env = production_env(Path(folder) / "static", None)
-        env["DATABASE_URL"] = url
-        # one address deals every table here: the limits on dealing are not what is measured
-        for limit in ("BROWSER", "ADDRESS"):
-            env[f"HEARTS_TABLES_PER_{limit}"] = "100000/h"
-        env["HEARTS_TABLES_IN_ALL"] = "100000/h"
-        collectstatic(env)
-        migrate = subprocess.run(
-            [sys.executable, "-m", "django", "migrate", "--noinput", "-v", "0"],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if migrate.returncode:
-            print(migrate.stdout, migrate.stderr)
-            return 2
         logs = [Path(folder) / f"gunicorn-{i}.log" for i in (1, 2)]
-        ports = [stack.enter_context(gunicorn(env, log, args.workers)) for log in logs]
+        ports = serve_two(stack, Path(folder), url, args.workers, logs)
+        if ports is None:
+            return 2
         os.nice(args.client_nice)  # the servers and PostgreSQL keep the usual priority
         people_per_table = 4 - args.computers
         print(

@@ -22,7 +22,6 @@ import contextlib
 import os
 import re
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -31,7 +30,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from tools import netload
-from tools.loadtest import HOST, REPO, collectstatic, production_env
+from tools.loadtest import HOST
 from tools.stats import median, percentile
 
 SAFETY_SECONDS = 20.0  # hearts.js: with its stream open a page still asks this often
@@ -195,25 +194,10 @@ def run(args: argparse.Namespace) -> int:
     streamed = args.push in ("stream", "both")
     stats = netload.Stats()
     with tempfile.TemporaryDirectory(prefix="hearts-netload-") as folder, ExitStack() as stack:
-        env = production_env(Path(folder) / "static", None)
-        env["DATABASE_URL"] = url
-        for limit in ("BROWSER", "ADDRESS"):
-            env[f"HEARTS_TABLES_PER_{limit}"] = "100000/h"
-        env["HEARTS_TABLES_IN_ALL"] = "100000/h"
-        collectstatic(env)
-        migrate = subprocess.run(
-            [sys.executable, "-m", "django", "migrate", "--noinput", "-v", "0"],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if migrate.returncode:
-            print(migrate.stdout, migrate.stderr)
-            return 2
         logs = [Path(folder) / f"gunicorn-{i}.log" for i in (1, 2)]
-        ports = [stack.enter_context(netload.gunicorn(env, log, args.workers)) for log in logs]
+        ports = netload.serve_two(stack, Path(folder), url, args.workers, logs)
+        if ports is None:
+            return 2
         os.nice(args.client_nice)
         how = {
             "stream": "holding event streams",
