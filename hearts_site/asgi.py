@@ -21,5 +21,6 @@ front = Bridge(
     pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 8),
     moves=int(os.environ.get("HEARTS_MOVE_THREADS") or 4),
 )
-# A network table's event stream: native async Django, no thread held (game.network.push).
-application = Streams(front, "game.network.push.serve")
+# A network table's event stream: native async Django, no thread held (game.network.push); a
+# poll that the process's listener can tell has nothing new: a 204 without a thread or a query.
+application = Streams(front, "game.network.push.serve", "game.network.push.quiet_poll")

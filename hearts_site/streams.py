@@ -1,5 +1,7 @@
-"""The front's one fork: a network table's event stream goes to game.network.push.serve
-(native async Django code, no thread held while the stream is open); the rest to the Bridge."""
+"""The front's forks: a network table's event stream goes to game.network.push.serve (native
+async Django code, no thread held while the stream is open); a poll of a table whose newest
+version the process heard of may be answered by game.network.push.quiet_poll on the event
+loop; the rest goes to the Bridge."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from collections.abc import Callable
 from django.utils.module_loading import import_string
 
 EVENTS_PATH = re.compile(r"/t/[A-Za-z0-9_-]{22}/events")  # /t/<code>/events (game.network.push)
+POLL_PATH = re.compile(r"/t/[A-Za-z0-9_-]{22}/poll")
 
 
 class Streams:
@@ -17,22 +20,30 @@ class Streams:
     A request with a body (or another method) goes to the front, whose guard and thread
     pools answer it as any other request: the ASGI handler would read a body of any size."""
 
-    def __init__(self, front: Callable, streams: str) -> None:
+    def __init__(self, front: Callable, streams: str, polls: str = "") -> None:
         self.front = front
         self.streams_path = streams  # imported at the first stream, once Django is set up
         self.streams: Callable | None = None
+        self.polls_path = polls  # the same, at the first poll
+        self.polls: Callable | None = None
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        if (
-            scope["type"] == "http"
-            and scope["method"] == "GET"
-            and EVENTS_PATH.fullmatch(scope["path"])
-            and not any(
-                name in (b"content-length", b"transfer-encoding") for name, _ in scope["headers"]
-            )
-        ):
+        bodiless = scope["type"] == "http" and not any(
+            name in (b"content-length", b"transfer-encoding") for name, _ in scope["headers"]
+        )
+        if bodiless and scope["method"] == "GET" and EVENTS_PATH.fullmatch(scope["path"]):
             if self.streams is None:
                 self.streams = import_string(self.streams_path)
             await self.streams(scope, receive, send)
-        else:
-            await self.front(scope, receive, send)
+            return
+        if (
+            bodiless
+            and self.polls_path
+            and scope["method"] in ("GET", "HEAD")
+            and POLL_PATH.fullmatch(scope["path"])
+        ):
+            if self.polls is None:
+                self.polls = import_string(self.polls_path)
+            if await self.polls(scope, send):
+                return
+        await self.front(scope, receive, send)

@@ -50,6 +50,7 @@ TARGET_POLL_SERVER_MS = 3.0
 TARGET_POLL_BYTES = 300
 TARGET_MOVE_P99_MS = 300.0
 ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s"  # method, path, status, microseconds in the app
+FRESH_CONNECTIONS = False  # --fresh-connections: a new TCP connection for every request
 
 
 @dataclass
@@ -88,6 +89,7 @@ class Person:
         self.seq = ""
         self.todo: tuple[str, dict] | None = None
         self.accepted = 0
+        self.connections: dict[int, http.client.HTTPConnection] = {}
 
     def send(self, method: str, path: str, form: dict | None = None, kind: str = "setup"):
         port = self.ports[self.sent % len(self.ports)]
@@ -100,16 +102,11 @@ class Person:
             body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.token, **form})
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         start = time.perf_counter()
-        conn = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT)
         try:
-            conn.request(method, path, body=body, headers=headers)
-            response = conn.getresponse()
-            data = response.read()
+            response, data = self.exchange(port, method, path, body, headers)
         except (OSError, http.client.HTTPException) as error:
             self.stats.error(f"{method} {path}: {type(error).__name__}: {error}")
             return None, ""
-        finally:
-            conn.close()
         ms = (time.perf_counter() - start) * 1000
         status = response.status
         if kind == "poll":
@@ -136,6 +133,40 @@ class Person:
             if code:
                 self.code = code.group(1)
         return status, html
+
+    def exchange(self, port: int, method: str, path: str, body, headers: dict):
+        """One request and its answer. As a browser does, over a connection kept open to each
+        instance (HTTP/1.1 keep-alive), opened again, and the request sent once more, only if
+        the server had closed it before reading the request (``RemoteDisconnected`` at once,
+        or a reset on sending); with ``FRESH_CONNECTIONS`` a new connection every time."""
+        for attempt in (1, 2):
+            conn = self.connections.pop(port, None)
+            reused = conn is not None
+            if conn is None:
+                conn = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT)
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                response = conn.getresponse()
+                data = response.read()
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                conn.close()
+                if reused and attempt == 1:
+                    continue  # the server closed an idle connection: not a failure
+                raise
+            except BaseException:
+                conn.close()
+                raise
+            if FRESH_CONNECTIONS or response.will_close:
+                conn.close()
+            else:
+                self.connections[port] = conn
+            return response, data
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        for conn in self.connections.values():
+            conn.close()
+        self.connections.clear()
 
     def read(self, html: str) -> None:
         """What the table says: its version, this person's seq, and what they must do."""
@@ -442,7 +473,8 @@ def run(args: argparse.Namespace) -> int:
             f"Hearts Network load test: {args.tables} tables of {people_per_table} people"
             f" and {args.computers} computer player(s), polling every "
             f"{POLL_SECONDS:g} s, acting {args.think:g} s after their turn comes, "
-            f"for {args.seconds:g} s"
+            f"for {args.seconds:g} s, "
+            + ("a new connection each request" if FRESH_CONNECTIONS else "connections kept open")
         )
         print(
             f"two gunicorn instances on http://{HOST}:{ports[0]}/ and :{ports[1]}/ "
@@ -470,6 +502,8 @@ def run(args: argparse.Namespace) -> int:
         in_threads([lambda p=p: play(p, deadline, args.think) for p in people], deadline + TIMEOUT)
         seconds = time.monotonic() - begin
         cpu = shares.report(seconds)
+        for person in people:
+            person.close()
         time.sleep(0.5)
         after = versions(url)
         stack.close()  # stop the servers, so that their access logs are complete
@@ -537,10 +571,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--client-nice", type=int, default=10, help="how much lower the clients' priority is"
     )
+    parser.add_argument(
+        "--fresh-connections",
+        action="store_true",
+        help="a new TCP connection for every request (browsers keep one open to each server)",
+    )
     from tools import netload_stream  # --push: a move's arrival at the other seats
 
     netload_stream.add_arguments(parser)
     args = parser.parse_args(argv)
+    global FRESH_CONNECTIONS
+    FRESH_CONNECTIONS = args.fresh_connections
     return netload_stream.run(args) if args.push else run(args)
 
 

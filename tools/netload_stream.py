@@ -262,6 +262,7 @@ def run(args: argparse.Namespace) -> int:
         pss, rss = memory(servers)
         CLOSING.set()
         for person in people:  # the pages close: their streams end
+            person.close()
             if person.sock is not None:
                 with contextlib.suppress(OSError):
                     person.sock.shutdown(socket.SHUT_RDWR)

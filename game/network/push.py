@@ -20,6 +20,14 @@ the announcement stays in the process (at commit), and a process with open strea
 their tables' versions once a second, for saves made by another worker process. A listener
 that loses its connection reconnects, then reads the versions of every table it streams, so a
 notification lost meanwhile costs a delay, never a move.
+
+The same listener answers most polls without a thread or a query. While it is connected, every
+save of every table reaches it, so the newest version it heard of a table is the table's
+version (give or take the notification's few milliseconds in flight): a poll that shows that
+version, and whose redraw time has not come, gets its 204 on the event loop (``quiet_poll``),
+before the Bridge, Django or the database. What the listener has not heard since it connected
+goes on to QuietPollMiddleware's query, as on SQLite; a lost connection forgets everything
+heard, and a round trip every ``ALIVE_SECONDS`` tells a silently dead one.
 """
 
 from __future__ import annotations
@@ -29,6 +37,8 @@ import io
 import logging
 import os
 import threading
+import time
+import urllib.parse
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
@@ -57,6 +67,8 @@ STREAM_SECONDS = 600  # a stream ends after ten minutes and the page opens anoth
 RETRY_MS = 1000  # how long the browser waits before it reconnects a stream that ended
 WATCH_SECONDS = 1.0  # SQLite: how often a process with open streams reads their versions
 LISTEN_BACKOFF = (0.2, 5.0)  # a lost listener connection is tried again after 0.2 s, ..., 5 s
+ALIVE_SECONDS = 5.0  # the listener's round trip: a connection dead without a word is left
+GONE = 0  # the version announced for a table removed (expired)
 
 
 def announce(code: str, version: int) -> None:
@@ -67,6 +79,15 @@ def announce(code: str, version: int) -> None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{code} {version}"])
     transaction.on_commit(lambda: hub.wake(code, version))
+
+
+def announce_gone(codes: list[str]) -> None:
+    """Tell every listener that these tables are removed (call inside the deleting
+    transaction): a poll of one must reach the view, which says the table is gone."""
+    if codes and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            for code in codes:
+                cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{code} {GONE}"])
 
 
 class Watch:
@@ -90,15 +111,43 @@ class Hub:
         self.watches: dict[str, set[Watch]] = {}
         self.task: asyncio.Task | None = None
         self.listening = False  # PostgreSQL: the LISTEN session is connected now
+        # PostgreSQL: code -> (the newest version heard since the session connected, when)
+        self.heard: dict[str, tuple[int, float]] = {}
+
+    def start(self) -> None:
+        """Start the listener if it is not running (call on the event loop)."""
+        self.loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self.listen())
 
     def watch(self, code: str) -> Watch:
         """A new stream's watch (call on the event loop); starts the listener with the first."""
-        self.loop = asyncio.get_running_loop()
         found = Watch()
         self.watches.setdefault(code, set()).add(found)
-        if self.task is None or self.task.done():
-            self.task = self.loop.create_task(self.listen())
+        self.start()
         return found
+
+    def hear(self, payload: str) -> None:
+        """A notification: ``<code> <version>`` saved, or ``<code> 0``, removed."""
+        code, _, version = payload.partition(" ")
+        if not (version.isascii() and version.isdigit()):
+            return
+        number = int(version)
+        if number == GONE:
+            self.heard.pop(code, None)
+            return
+        before = self.heard.get(code, (0, 0.0))[0]
+        self.heard[code] = (max(before, number), time.time())
+        self.offer(code, number)
+
+    def forget(self, older_than: float) -> None:
+        """Drop what was heard of tables silent since ``older_than`` (a Unix time)."""
+        self.heard = {code: found for code, found in self.heard.items() if found[1] >= older_than}
+
+    def current(self, code: str, since: int, lifetime: float, now: float) -> bool:
+        """Whether version ``since`` of table ``code`` is, as heard, its newest and alive."""
+        found = self.heard.get(code) if self.listening else None
+        return found is not None and found[0] == since and now - found[1] < lifetime
 
     def unwatch(self, code: str, found: Watch) -> None:
         watching = self.watches.get(code)
@@ -159,19 +208,30 @@ class Hub:
                     self.listening = True
                     delay = LISTEN_BACKOFF[0]
                     await self.catch_up()  # whatever was saved while nobody listened
-                    async for note in session.notifies():
-                        code, _, version = note.payload.partition(" ")
-                        if version.isdigit():
-                            self.offer(code, int(version))
-            except (psycopg.Error, OSError, DatabaseError):
+                    while True:
+                        async for note in session.notifies(timeout=ALIVE_SECONDS):
+                            self.hear(note.payload)
+                        # a connection cut without a word would leave polls answered from
+                        # stale news: a round trip proves it alive (psycopg keeps what
+                        # arrives meanwhile for the next notifies())
+                        await asyncio.wait_for(session.execute("SELECT 1"), ALIVE_SECONDS)
+                        self.forget(time.time() - lifetime())
+            except (psycopg.Error, OSError, DatabaseError, TimeoutError):
                 log.warning("streams: the listener reconnects", exc_info=True)
             finally:
                 self.listening = False
+                self.heard.clear()  # saves may go unheard from now on
             await asyncio.sleep(delay)
             delay = min(delay * 2, LISTEN_BACKOFF[1])
 
 
 hub = Hub()
+
+
+def lifetime() -> float:
+    from game.network import store  # the store announces through this module
+
+    return store.LIFETIME.total_seconds()
 
 
 def listen_params() -> dict:
@@ -340,3 +400,51 @@ async def relay(response: StreamingHttpResponse, send) -> None:
 async def disconnected(receive) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
+
+
+# ---- a quiet poll, answered on the event loop ------------------------------------------------
+
+
+def query_value(query: str, name: str) -> str:
+    """The last value of ``name`` in a query string, as Django's request.GET.get gives it."""
+    values = [v for k, v in urllib.parse.parse_qsl(query, keep_blank_values=True) if k == name]
+    return values[-1] if values else ""
+
+
+async def quiet_poll(scope: dict, send) -> bool:
+    """``GET /t/<code>/poll?v=..&i=..`` of a page that shows the newest version the listener
+    heard, before its redraw time: answered here with the 204 QuietPollMiddleware would give
+    (its headers too), and True. False, and nothing sent, for every other poll: the front
+    answers it as before."""
+    from game.network.views import since_of_value, whole  # the view's own reading of ?v= ?i=
+
+    hub.start()
+    query = scope.get("query_string", b"").decode("latin-1")
+    since = since_of_value(query_value(query, "v"))
+    redraw = whole(query_value(query, "i"))
+    now = time.time()
+    if since is None or (redraw is not None and 0 < redraw <= now):
+        return False
+    if not hub.current(scope["path"].split("/")[2], since, lifetime(), now):
+        return False
+    request = ASGIRequest(scope, io.BytesIO())
+    try:
+        request.get_host()  # ALLOWED_HOSTS, as Django checks it
+    except DisallowedHost:
+        return False
+    if settings.SECURE_SSL_REDIRECT and not request.is_secure():
+        return False  # the front redirects it
+    headers = [("Cache-Control", "no-store")] + [
+        (name, value)
+        for name, value in stream_headers(request)
+        if name not in ("Content-Security-Policy", "X-Frame-Options")  # no document
+    ]
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 204,
+            "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers],
+        }
+    )
+    await send({"type": "http.response.body", "body": b""})
+    return True

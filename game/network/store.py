@@ -42,7 +42,10 @@ def purge() -> int:
     now = timezone.now()
     stale = Table.objects.filter(touched__lt=now - LIFETIME)
     lobbies = Table.objects.filter(created__lt=now - LOBBY_LIFETIME, state__contains=LOBBY_MARK)
-    removed, _ = (stale | lobbies).delete()
+    with transaction.atomic():
+        codes = list((stale | lobbies).values_list("code", flat=True))
+        removed, _ = Table.objects.filter(code__in=codes).delete()
+        push.announce_gone(codes)
     return removed
 
 
@@ -58,11 +61,40 @@ def fetch(code: str) -> Table | None:
     is saved by ``save_if_current``, which takes the row's lock itself."""
     if not CODE_PATTERN.fullmatch(code):
         return None
-    row = Table.objects.filter(code=code).first()
+    row = read(code)
     if row is not None and expired(row):
-        row.delete()
+        with transaction.atomic():
+            row.delete()
+            push.announce_gone([code])
         return None
     return row
+
+
+FIELDS = [field.attname for field in Table._meta.concrete_fields]
+
+
+def read(code: str) -> Table | None:
+    """The row with this code, read by one prepared statement rather than a query built by
+    the ORM (a table is read on every move and every poll that draws)."""
+    quote = connection.ops.quote_name
+    sql = "SELECT {} FROM {} WHERE {} = %s".format(
+        ", ".join(quote(name) for name in FIELDS),
+        quote(Table._meta.db_table),
+        quote("code"),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [code])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    values = list(found)
+    for index, field in enumerate(Table._meta.concrete_fields):
+        column = field.get_col(Table._meta.db_table)
+        for convert in connection.ops.get_db_converters(column) + field.get_db_converters(
+            connection
+        ):
+            values[index] = convert(values[index], column, connection)
+    return Table.from_db(connection.alias, FIELDS, values)
 
 
 class Busy(Exception):
@@ -90,29 +122,34 @@ def bound_lock_wait() -> None:
 
 def save_if_current(row: Table, state: TableState) -> bool:
     """Save ``state`` over ``row`` if the table's version is still the row's; False when another
-    request saved first (or the table is gone). The lock is held only for this."""
+    request saved first (or the table is gone). One conditional UPDATE: it waits for the row's
+    lock (at most LOCK_WAIT_MS) and then finds the version moved or not."""
     if connection.vendor == "sqlite":
         bound_lock_wait()
     with transaction.atomic():
         if connection.vendor != "sqlite":
             bound_lock_wait()
-        current = (
-            Table.objects.select_for_update()
-            .filter(pk=row.pk)
-            .values_list("version", flat=True)
-            .first()
-        )
-        if current != row.version:
-            return False
-        save(row, state)
+        state.stamp_waits(now_seconds())
+        state.mark(row.version + 1)
+        saved = state.to_json()
+        touched = timezone.now()
+        quote = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE {} SET {} = %s, {} = %s, {} = %s WHERE {} = %s AND {} = %s".format(
+                    *map(quote, (Table._meta.db_table, "version", "state", "touched")),
+                    *map(quote, ("id", "version")),
+                ),
+                [
+                    row.version + 1,
+                    saved,
+                    connection.ops.adapt_datetimefield_value(touched),
+                    row.pk,
+                    row.version,
+                ],
+            )
+            if cursor.rowcount != 1:
+                return False
+        row.version, row.state, row.touched = row.version + 1, saved, touched
+        push.announce(row.code, row.version)  # every page streaming this table asks for it
     return True
-
-
-def save(row: Table, state: TableState) -> None:
-    state.stamp_waits(now_seconds())
-    row.version += 1
-    state.mark(row.version)
-    row.state = state.to_json()
-    row.touched = timezone.now()
-    row.save(update_fields=["version", "state", "touched"])
-    push.announce(row.code, row.version)  # every page streaming this table asks for it

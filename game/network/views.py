@@ -339,7 +339,10 @@ def whole(value: str) -> int | None:
 
 def since_of(request: HttpRequest) -> int | None:
     """The version a page showed, from ?v=: ASCII digits only (str.isdigit() takes "²")."""
-    value = request.GET.get("v", "")
+    return since_of_value(request.GET.get("v", ""))
+
+
+def since_of_value(value: str) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
 
 
@@ -500,6 +503,7 @@ def quiet(code: str, since: int | None, redraw: int | None) -> bool:
 
 
 POLL_PATH = re.compile(r"/t/([A-Za-z0-9_-]{22})/poll")
+QUIET_ASKED = "hearts.quiet_asked"  # QuietPollMiddleware found this poll not quiet
 
 
 class QuietPollMiddleware:
@@ -513,13 +517,10 @@ class QuietPollMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         found = POLL_PATH.fullmatch(request.path_info)
-        if (
-            found
-            and request.method in ("GET", "HEAD")
-            and not request.META.get("CONTENT_LENGTH")
-            and quiet(found.group(1), since_of(request), whole(request.GET.get("i", "")))
-        ):
-            return nothing_new()
+        if found and request.method in ("GET", "HEAD") and not request.META.get("CONTENT_LENGTH"):
+            if quiet(found.group(1), since_of(request), whole(request.GET.get("i", ""))):
+                return nothing_new()
+            request.META[QUIET_ASKED] = True  # the view need not ask again
         return self.get_response(request)
 
 
@@ -530,7 +531,7 @@ def poll(request: HttpRequest, code: str) -> HttpResponse:
     and while the idle limit has not passed since it drew idle players without their button
     (QuietPollMiddleware answers most of those before the view)."""
     since = since_of(request)
-    if quiet(code, since, whole(request.GET.get("i", ""))):
+    if not request.META.get(QUIET_ASKED) and quiet(code, since, whole(request.GET.get("i", ""))):
         return nothing_new()
     seen = seated(request, code, since)
     if isinstance(seen, HttpResponse):
