@@ -27,6 +27,7 @@ from typing import Any
 from hearts_site.guard import max_body_bytes, refusal
 
 QUEUE_KEY = "hearts.queue_ms"  # the environ key ServerTimingMiddleware reads
+BEHIND = "hearts.behind"  # game.network.push: this poll's page is behind what was heard
 
 
 class Bridge:
@@ -139,6 +140,8 @@ def build_environ(scope: dict, headers: dict[str, str], body: bytes) -> dict:
         "wsgi.multiprocess": True,
         "wsgi.run_once": False,
     }
+    if scope.get(BEHIND):
+        environ[BEHIND] = True
     for name, value in headers.items():
         if "_" in name:
             continue  # X_Forwarded_Proto must not pass for X-Forwarded-Proto (gunicorn drops it)

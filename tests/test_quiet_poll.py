@@ -33,6 +33,8 @@ def test_the_newest_version_heard_is_current_and_nothing_else():
     now = time.time()
     assert hub.current("A" * 22, 7, DAY, now)
     assert not hub.current("A" * 22, 6, DAY, now)  # the page is behind: draw it
+    assert hub.behind("A" * 22, 6) and not hub.behind("A" * 22, 7)
+    assert not hub.behind("B" * 22, 0)
     assert not hub.current("A" * 22, 8, DAY, now)  # ahead of what was heard: ask the view
     assert not hub.current("B" * 22, 7, DAY, now)  # never heard of: ask the view
     hub.hear("A" * 22 + " 5")  # an older notice arriving late changes nothing

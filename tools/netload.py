@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import multiprocessing
 import os
 import random
 import re
@@ -38,6 +39,7 @@ import time
 import urllib.parse
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from tools import loadtest
@@ -63,8 +65,11 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     quiet_bytes: list[int] = field(default_factory=list)
+    since: float = 0.0  # time.monotonic(): requests sent before it are not counted
 
-    def add(self, kind: str, ms: float) -> None:
+    def add(self, kind: str, ms: float, sent: float | None = None) -> None:
+        if sent is not None and sent < self.since:
+            return
         with self.lock:
             getattr(self, kind).append(ms)
 
@@ -90,6 +95,7 @@ class Person:
         self.todo: tuple[str, dict] | None = None
         self.accepted = 0
         self.connections: dict[int, http.client.HTTPConnection] = {}
+        self.start_at: float | None = None  # a dealer with --stagger: when to press Start
 
     def send(self, method: str, path: str, form: dict | None = None, kind: str = "setup"):
         port = self.ports[self.sent % len(self.ports)]
@@ -101,6 +107,7 @@ class Person:
         if form is not None:
             body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.token, **form})
             headers["Content-Type"] = "application/x-www-form-urlencoded"
+        sent = time.monotonic()
         start = time.perf_counter()
         try:
             response, data = self.exchange(port, method, path, body, headers)
@@ -111,8 +118,8 @@ class Person:
         status = response.status
         if kind == "poll":
             kind = "polls_quiet" if status == 204 else "polls_new"
-        self.stats.add(kind, ms)
-        if status == 204:
+        self.stats.add(kind, ms, sent)
+        if status == 204 and sent >= self.stats.since:
             size = len(f"HTTP/1.1 {status} {response.reason}\r\n") + 2 + len(data)
             size += sum(len(f"{k}: {v}\r\n") for k, v in response.headers.items())
             with self.stats.lock:
@@ -229,6 +236,8 @@ def play(person: Person, deadline: float, think: float) -> None:
         now = time.monotonic()
         if now >= deadline:
             return
+        if person.start_at is not None and now >= person.start_at:
+            person.start_at, person.todo = None, ("start", {})
         if person.todo is not None and act_at is None:
             act_at = now + think
         if act_at is not None and now >= act_at:
@@ -241,6 +250,52 @@ def play(person: Person, deadline: float, think: float) -> None:
             continue
         wake = min(next_poll, act_at or next_poll, deadline)
         time.sleep(max(0.0, wake - time.monotonic()))
+
+
+def play_in_processes(
+    people: list[Person], stats: Stats, deadline: float, think: float, processes: int
+) -> None:
+    """Let ``people`` play until ``deadline``, in this many client processes (forked, each
+    with a thread a person), so that no one interpreter's lock paces the clients; each sends
+    back its figures, merged into ``stats``, and its people's counts of accepted moves."""
+    for person in people:
+        person.close()  # each process opens its own connections
+    context = multiprocessing.get_context("fork")
+    shares = [people[index::processes] for index in range(processes)]
+    pipes, children = [], []
+    for share in shares:
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(target=play_share, args=(share, deadline, think, send))
+        child.start()
+        send.close()
+        pipes.append(receive)
+        children.append(child)
+    for share, receive, child in zip(shares, pipes, children, strict=True):
+        try:
+            figures, accepted = (
+                receive.recv() if receive.poll(deadline - time.monotonic() + TIMEOUT) else ({}, [])
+            )
+        except EOFError:
+            figures, accepted = {}, []
+        child.join(TIMEOUT)
+        if not figures:
+            stats.error(f"a client process (pid {child.pid}) sent no figures")
+        for name, values in figures.items():
+            getattr(stats, name).extend(values)
+        for person, count in zip(share, accepted, strict=False):
+            person.accepted = count
+
+
+def play_share(people: list[Person], deadline: float, think: float, send) -> None:
+    stats = Stats(since=people[0].stats.since if people else 0.0)
+    for person in people:
+        person.stats = stats
+    in_threads([lambda p=p: play(p, deadline, think) for p in people], deadline + TIMEOUT)
+    for person in people:
+        person.close()
+    names = ("polls_quiet", "polls_new", "moves", "errors", "refusals", "quiet_bytes")
+    send.send(({name: getattr(stats, name) for name in names}, [p.accepted for p in people]))
+    send.close()
 
 
 def seat_a_table(
@@ -292,12 +347,17 @@ def gunicorn(env: dict[str, str], log: Path, workers: int):
         yield port
 
 
-def server_times(logs: list[Path], path_end: str, status: str, method: str = "") -> list[float]:
-    """Milliseconds the app spent on each matching request, from gunicorn's access logs."""
+def server_times(
+    logs: list[Path], path_end: str, status: str, method: str = "", since: float = 0.0
+) -> list[float]:
+    """Milliseconds the app spent on each matching request, from gunicorn's access logs (those
+    logged from the Unix time ``since`` on, to the second)."""
     times = []
     for log in logs:
         for line in log.read_text(errors="replace").splitlines():
             parts = line.split()[-4:]  # after the log handler's time, pid and level
+            if since and logged_at(line) < int(since):
+                continue
             if (
                 len(parts) == 4
                 and parts[0] in ((method,) if method else ("GET", "POST"))
@@ -306,6 +366,14 @@ def server_times(logs: list[Path], path_end: str, status: str, method: str = "")
             ):
                 times.append(int(parts[3]) / 1000)
     return times
+
+
+def logged_at(line: str) -> float:
+    """The Unix second of an access log line ("[2026-12-01 05:53:29 +0000] ..."), or 0."""
+    try:
+        return datetime.strptime(line[1:26], "%Y-%m-%d %H:%M:%S %z").timestamp()
+    except ValueError:
+        return 0.0
 
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -376,12 +444,22 @@ class CPUShares:
         self.postmaster = postmaster(url)
         self.start = self.read()
 
+    def restart(self) -> None:
+        """Count from now on."""
+        self.start = self.read()
+
     def read(self) -> tuple[float, float, float, float]:
         usage = os.times()
         pg = self.postmaster
         database = descendants(pg, process_tree()) if pg else set()
+        live_clients = descendants(os.getpid(), process_tree()) - self.servers - {os.getpid()}
         return (
-            usage.user + usage.system,
+            # this process, the client processes it has reaped, and those still running
+            usage.user
+            + usage.system
+            + usage.children_user
+            + usage.children_system
+            + cpu_seconds(live_clients),
             cpu_seconds(self.servers),
             cpu_seconds(database, root=pg),
             machine_seconds(),
@@ -399,7 +477,7 @@ class CPUShares:
         return (
             f"  CPU time during play ({wall:.0f} s x {cores} cores = {wall * cores:.0f} s;"
             f" used {machine:.1f} s):\n"
-            f"    clients (this process, nice {os.nice(0)}) {share(clients)}\n"
+            f"    clients (processes at nice {os.nice(0)})  {share(clients)}\n"
             f"    servers (gunicorn)               {share(servers)}\n"
             f"    PostgreSQL                       {share(database)}\n"
             f"    everything else on the machine   {share(rest)}\n"
@@ -491,25 +569,39 @@ def run(args: argparse.Namespace) -> int:
         in_threads([seat(i) for i in range(args.tables)], setup_deadline)
         tables = [people for people in tables if people]
         before = versions(url)
-        in_threads([lambda p=people: start_table(p) for people in tables], setup_deadline)
+        if not args.stagger:
+            in_threads([lambda p=people: start_table(p) for people in tables], setup_deadline)
         setup_errors = len(stats.errors)
         stats.moves.clear()
-        print(f"  {len(tables)} tables dealt and started, {setup_errors} errors in setup")
         begin = time.monotonic()
+        if args.stagger:
+            # tables begin as people arrive, not in the same second: each dealer presses Start
+            # at a moment drawn over the first --stagger seconds; the figures count from then
+            draw = random.Random(0)
+            for table in tables:
+                table[0].start_at = begin + draw.uniform(0, args.stagger)
+            print(
+                f"  {len(tables)} tables dealt, {setup_errors} errors in setup; they start over"
+                f" {args.stagger:g} s, and the figures below count from then on"
+            )
+        else:
+            print(f"  {len(tables)} tables dealt and started, {setup_errors} errors in setup")
+        stats.since = begin + args.stagger
+        measured_from = time.time() + args.stagger
         shares = CPUShares(url)
-        deadline = begin + args.seconds
+        if args.stagger:
+            threading.Timer(args.stagger, shares.restart).start()
+        deadline = stats.since + args.seconds
         people = [person for table in tables for person in table]
-        in_threads([lambda p=p: play(p, deadline, args.think) for p in people], deadline + TIMEOUT)
-        seconds = time.monotonic() - begin
+        play_in_processes(people, stats, deadline, args.think, args.client_processes)
+        seconds = time.monotonic() - stats.since
         cpu = shares.report(seconds)
-        for person in people:
-            person.close()
         time.sleep(0.5)
         after = versions(url)
         stack.close()  # stop the servers, so that their access logs are complete
-        quiet_server = server_times(logs, "/poll", "204")
-        move_post = server_times(logs, "", "200", method="POST")
-        move_server = [t for t in server_times(logs, "", "200") if t]
+        quiet_server = server_times(logs, "/poll", "204", since=measured_from)
+        move_post = server_times(logs, "", "200", method="POST", since=measured_from)
+        move_server = [t for t in server_times(logs, "", "200", since=measured_from) if t]
     accepted = {table[0].code: sum(p.accepted for p in table) for table in tables}
     # the start was accepted before `before` was read only if it raced; count from the start on
     lost = doubled = 0
@@ -570,6 +662,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--client-nice", type=int, default=10, help="how much lower the clients' priority is"
+    )
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="tables start over this many seconds, as people arrive, and the figures count "
+        "from then on (0: every table starts at once, figures from the first move)",
+    )
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=4,
+        help="processes the simulated people play in (one interpreter would pace them all)",
     )
     parser.add_argument(
         "--fresh-connections",

@@ -69,6 +69,7 @@ WATCH_SECONDS = 1.0  # SQLite: how often a process with open streams reads their
 LISTEN_BACKOFF = (0.2, 5.0)  # a lost listener connection is tried again after 0.2 s, ..., 5 s
 ALIVE_SECONDS = 5.0  # the listener's round trip: a connection dead without a word is left
 GONE = 0  # the version announced for a table removed (expired)
+BEHIND = "hearts.behind"  # scope and environ: a newer version of the polled table was heard
 
 
 def announce(code: str, version: int) -> None:
@@ -143,6 +144,11 @@ class Hub:
     def forget(self, older_than: float) -> None:
         """Drop what was heard of tables silent since ``older_than`` (a Unix time)."""
         self.heard = {code: found for code, found in self.heard.items() if found[1] >= older_than}
+
+    def behind(self, code: str, since: int) -> bool:
+        """Whether a newer version than ``since`` of table ``code`` was heard."""
+        found = self.heard.get(code) if self.listening else None
+        return found is not None and found[0] > since
 
     def current(self, code: str, since: int, lifetime: float, now: float) -> bool:
         """Whether version ``since`` of table ``code`` is, as heard, its newest and alive."""
@@ -425,7 +431,10 @@ async def quiet_poll(scope: dict, send) -> bool:
     now = time.time()
     if since is None or (redraw is not None and 0 < redraw <= now):
         return False
-    if not hub.current(scope["path"].split("/")[2], since, lifetime(), now):
+    code = scope["path"].split("/")[2]
+    if not hub.current(code, since, lifetime(), now):
+        if hub.behind(code, since):
+            scope[BEHIND] = True  # the view draws it: QuietPollMiddleware need not ask
         return False
     request = ASGIRequest(scope, io.BytesIO())
     try:

@@ -33,7 +33,7 @@ from django_ratelimit.core import is_ratelimited
 from game import players, seating
 from game.engine import IllegalMove, check_number
 from game.models import Table
-from game.network import seats, store
+from game.network import push, seats, store
 from game.network import state as tables
 from game.web.last_trick import last_trick_view, why_none
 from game.web.respond import render_fresh, see_other
@@ -518,7 +518,11 @@ class QuietPollMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         found = POLL_PATH.fullmatch(request.path_info)
         if found and request.method in ("GET", "HEAD") and not request.META.get("CONTENT_LENGTH"):
-            if quiet(found.group(1), since_of(request), whole(request.GET.get("i", ""))):
+            # the front may have heard of a newer version already: then it is not quiet
+            behind = request.META.get(push.BEHIND)
+            if not behind and quiet(
+                found.group(1), since_of(request), whole(request.GET.get("i", ""))
+            ):
                 return nothing_new()
             request.META[QUIET_ASKED] = True  # the view need not ask again
         return self.get_response(request)
