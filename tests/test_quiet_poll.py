@@ -97,10 +97,10 @@ def tables_locked(database: str):
         conn.rollback()
 
 
-@postgres_only
-def test_a_quiet_poll_needs_no_database_and_a_save_elsewhere_is_drawn(tmp_path):
-    env = site_env(tmp_path)
-    database = os.environ["DATABASE_URL"]
+@contextlib.contextmanager
+def two_instances_heard(env: dict[str, str], tmp_path):
+    """Ada at instance A starts a table Bea sits at; instance B has heard of the start (its
+    listener began with Bea's first poll there): (ada, bea, B, the version)."""
     with instance(env, tmp_path, "a") as first, instance(env, tmp_path, "b") as second:
         ada, bea = Person("Ada", first.port), Person("Bea", first.port)
         bea.join(ada.deal())
@@ -108,6 +108,14 @@ def test_a_quiet_poll_needs_no_database_and_a_save_elsewhere_is_drawn(tmp_path):
         time.sleep(1)
         version = version_of(ada.act("start"))  # saved through A, heard by B
         heard(bea, version, second.port)
+        yield ada, bea, second, version
+
+
+@postgres_only
+def test_a_quiet_poll_needs_no_database_and_a_save_elsewhere_is_drawn(tmp_path):
+    env = site_env(tmp_path)
+    database = os.environ["DATABASE_URL"]
+    with two_instances_heard(env, tmp_path) as (ada, bea, second, version):
         with tables_locked(database):
             # answered while no query of the table could run: from what B heard
             assert poll(bea, version, second.port) == 204
@@ -127,13 +135,7 @@ def test_a_quiet_poll_needs_no_database_and_a_save_elsewhere_is_drawn(tmp_path):
 def test_a_removed_table_is_told_not_quiet(tmp_path):
     env = site_env(tmp_path)
     database = os.environ["DATABASE_URL"]
-    with instance(env, tmp_path, "a") as first, instance(env, tmp_path, "b") as second:
-        ada, bea = Person("Ada", first.port), Person("Bea", first.port)
-        bea.join(ada.deal())
-        poll(bea, 0, second.port)
-        time.sleep(1)
-        version = version_of(ada.act("start"))
-        heard(bea, version, second.port)
+    with two_instances_heard(env, tmp_path) as (ada, bea, second, version):
         with psycopg.connect(database, autocommit=True) as conn:  # a day without a move
             conn.execute(
                 "UPDATE game_table SET touched = touched - interval '25 hours' WHERE code = %s",
