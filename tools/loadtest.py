@@ -398,15 +398,20 @@ def gunicorn(env: dict[str, str], log: Path, app: str = "hearts_site.asgi", extr
         yield port
 
 
-def collectstatic(env: dict[str, str]) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "django", "collectstatic", "--noinput", "-v", "0"],
+def manage(env: dict[str, str], command: str) -> subprocess.CompletedProcess:
+    """``python -m django <command> --noinput`` in the repository, with ``env``."""
+    return subprocess.run(
+        [sys.executable, "-m", "django", command, "--noinput", "-v", "0"],
         cwd=REPO,
         env=env,
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def collectstatic(env: dict[str, str]) -> None:
+    result = manage(env, "collectstatic")
     if result.returncode:
         raise RuntimeError(f"collectstatic failed:\n{result.stdout}\n{result.stderr}")
 

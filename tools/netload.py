@@ -31,7 +31,6 @@ import multiprocessing
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import threading
@@ -43,7 +42,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tools import loadtest
-from tools.loadtest import HOST, REPO, collectstatic, production_env
+from tools.loadtest import HOST, collectstatic, production_env
 from tools.stats import median, percentile
 
 TIMEOUT = 30
@@ -513,14 +512,7 @@ def serve_two(
         env[f"HEARTS_TABLES_PER_{limit}"] = "100000/h"
     env["HEARTS_TABLES_IN_ALL"] = "100000/h"
     collectstatic(env)
-    migrate = subprocess.run(
-        [sys.executable, "-m", "django", "migrate", "--noinput", "-v", "0"],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    migrate = loadtest.manage(env, "migrate")
     if migrate.returncode:
         print(migrate.stdout, migrate.stderr)
         return None

@@ -599,13 +599,10 @@ def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) 
     clock = thinker()
     for _ in range(TRIES):
         message = ""
-        row = store.fetch(code)
-        if row is None:
-            return notice(request, NO_TABLE, 404)
-        state = tables.TableState.from_json(row.state)
-        seat = seats.seat_of(request, code, state)
-        if seat is None:
-            return notice(request, NO_SEAT, 403)
+        seen = seated(request, code)
+        if isinstance(seen, HttpResponse):
+            return seen
+        row, state, seat = seen.row, seen.state, seen.seat
         since = row.version
         if seating.stale(request.POST.get(seating.SEQ_FIELD), state.seats[seat].seq):
             message = STALE
