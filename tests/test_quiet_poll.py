@@ -6,6 +6,7 @@ listener connection lost)."""
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import re
 import time
@@ -80,6 +81,26 @@ def poll(person: Person, version: int, port: int, redraw: int = 0) -> int:
     return status
 
 
+def quiet_headers(person: Person, version: int, port: int) -> tuple[dict[str, str], int]:
+    """A poll that must be a 204: its headers (lower-case names) and its size in bytes."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request(
+            "GET",
+            f"/t/{person.code}/poll?v={version}&i=0",
+            headers={"Host": "127.0.0.1", "HX-Request": "true", "Cookie": person.cookie_header()},
+        )
+        answer = conn.getresponse()
+        body = answer.read()
+    finally:
+        conn.close()
+    assert answer.status == 204 and body == b""
+    headers = {name.lower(): value for name, value in answer.getheaders()}
+    size = len(f"HTTP/1.1 204 {answer.reason}\r\n") + 2
+    size += sum(len(f"{name}: {value}\r\n") for name, value in answer.getheaders())
+    return headers, size
+
+
 def heard(person: Person, version: int, port: int) -> None:
     """Wait until the instance on ``port`` answers a poll of ``version`` with a 204."""
     deadline = time.monotonic() + 20
@@ -117,8 +138,16 @@ def test_a_quiet_poll_needs_no_database_and_a_save_elsewhere_is_drawn(tmp_path):
     database = os.environ["DATABASE_URL"]
     with two_instances_heard(env, tmp_path) as (ada, bea, second, version):
         with tables_locked(database):
-            # answered while no query of the table could run: from what B heard
-            assert poll(bea, version, second.port) == 204
+            # answered while no query of the table could run: from what B heard, with the
+            # headers of QuietPollMiddleware's 204 and nothing a document needs
+            headers, size = quiet_headers(bea, version, second.port)
+        assert headers["cache-control"] == "no-store"
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "same-origin"
+        assert headers["cross-origin-opener-policy"] == "same-origin"
+        assert headers["cross-origin-resource-policy"] == "same-origin"
+        assert not {"content-type", "content-security-policy", "set-cookie"} & set(headers)
+        assert size <= 300
         # a save through A: B draws it (the old version is behind), then is quiet again
         hand = re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', ada.table())
         newer = version_of(ada.act("select", card=hand[0]))
