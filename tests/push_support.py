@@ -13,10 +13,10 @@ import re
 import socket
 import threading
 import time
-import urllib.parse
 from pathlib import Path
 
 from tests.production import gunicorn, make_secret_key, production_env, run
+from tools.server import browser_request
 
 HOST = "127.0.0.1"
 CODE_IN_URL = re.compile(r"/t/([A-Za-z0-9_-]{22})/")
@@ -69,13 +69,7 @@ class Person:
         return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
 
     def send(self, method: str, path: str, form: dict | None = None, port: int = 0):
-        headers = {"Host": HOST, "HX-Request": "true"}
-        if self.cookies:
-            headers["Cookie"] = self.cookie_header()
-        body = None
-        if form is not None:
-            body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.token, **form})
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        headers, body = browser_request(self.cookies, self.token, form)
         conn = http.client.HTTPConnection(HOST, port or self.port, timeout=30)
         try:
             conn.request(method, path, body=body, headers=headers)

@@ -9,6 +9,7 @@ import urllib.parse
 import pytest
 
 from tests.production import Response, gunicorn, make_secret_key, production_env, run
+from tools.server import browser_request
 
 HOST = "127.0.0.1"
 
@@ -27,13 +28,7 @@ class Browser:
         server = self.servers[self.sent % len(self.servers)]
         self.sent += 1
         self.served_by.append(server.port)
-        headers = {"Host": HOST, "HX-Request": "true"}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if form is not None:
-            body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.token, **form})
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        headers, body = browser_request(self.cookies, self.token, form)
         response = send(server.port, path, method, headers, body)
         assert response.status == 200, (method, path, response.status, response.body[:500])
         for line in response.headers.get_all("Set-Cookie") or []:

@@ -43,6 +43,7 @@ from pathlib import Path
 
 from tools import loadtest
 from tools.loadtest import HOST, collectstatic, production_env
+from tools.server import browser_request
 from tools.stats import median, percentile
 
 TIMEOUT = 30
@@ -99,13 +100,7 @@ class Person:
     def send(self, method: str, path: str, form: dict | None = None, kind: str = "setup"):
         port = self.ports[self.sent % len(self.ports)]
         self.sent += 1
-        headers = {"Host": HOST, "HX-Request": "true"}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if form is not None:
-            body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.token, **form})
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        headers, body = browser_request(self.cookies, self.token, form)
         sent = time.monotonic()
         start = time.perf_counter()
         try:

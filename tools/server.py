@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,21 @@ REPO = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 START_DEADLINE_SECONDS = 60
 PROCFILE_APP = "hearts_site.asgi"
+
+
+def browser_request(
+    cookies: dict[str, str], token: str, form: dict | None
+) -> tuple[dict[str, str], str | None]:
+    """The headers and body a page's htmx request carries: its cookies, and a form (with the
+    CSRF token) urlencoded, or no body."""
+    headers = {"Host": HOST, "HX-Request": "true"}
+    if cookies:
+        headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+    body = None
+    if form is not None:
+        body = urllib.parse.urlencode({"csrfmiddlewaretoken": token, **form})
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    return headers, body
 
 
 def free_port() -> int:

@@ -454,11 +454,10 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
 @reachable
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
     store.purge_now_and_then()
-    row = store.fetch(code)
-    if row is None:
-        return notice(request, NO_TABLE, 404)
-    state = tables.TableState.from_json(row.state)
-    seat = seats.seat_of(request, code, state)
+    found = lookup(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    row, state, seat = found
     if seat is None:
         if state.game is not None:
             return notice(request, tables.BEGUN, 409)
@@ -543,13 +542,24 @@ def poll(request: HttpRequest, code: str) -> HttpResponse:
     return draw(request, seen)
 
 
-def seated(request: HttpRequest, code: str, since: int | None = None) -> Seen | HttpResponse:
-    """The table as this browser's seat sees it, or the page that says why it cannot."""
+def lookup(
+    request: HttpRequest, code: str
+) -> tuple[Table, tables.TableState, int | None] | HttpResponse:
+    """The table (its row and state) and this browser's seat at it (None: none), or the page
+    that says there is no such table."""
     row = store.fetch(code)
     if row is None:
         return notice(request, NO_TABLE, 404)
     state = tables.TableState.from_json(row.state)
-    seat = seats.seat_of(request, code, state)
+    return row, state, seats.seat_of(request, code, state)
+
+
+def seated(request: HttpRequest, code: str, since: int | None = None) -> Seen | HttpResponse:
+    """The table as this browser's seat sees it, or the page that says why it cannot."""
+    found = lookup(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    row, state, seat = found
     if seat is None:
         return notice(request, NO_SEAT, 403)
     return Seen(row, state, seat, since)
