@@ -127,6 +127,8 @@ HEARTS_TABLES_PER_ADDRESS = os.environ.get("HEARTS_TABLES_PER_ADDRESS") or "30/h
 HEARTS_TABLES_IN_ALL = os.environ.get("HEARTS_TABLES_IN_ALL") or "2000/h"
 # Seconds a network table waits for a person before anyone may let a computer play for them.
 HEARTS_IDLE_SECONDS = int(os.environ.get("HEARTS_IDLE_SECONDS") or 60)
+# Without JavaScript, a network page waiting for others reloads itself this often (seconds).
+HEARTS_REFRESH_SECONDS = int(os.environ.get("HEARTS_REFRESH_SECONDS") or 3)
 # django-ratelimit warns of the database cache's non-atomic increment; see above for why it is
 # the right cache here all the same (the only thing the instances share is the database).
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]

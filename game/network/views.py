@@ -43,7 +43,6 @@ from game.web.table import build
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 2
-REFRESH_SECONDS = 3  # without JavaScript, a page waiting for others reloads itself this often
 
 STALE = seating.ALREADY_DONE
 NO_TABLE = (
@@ -294,7 +293,7 @@ def draw(
         **(extra or {}),
     }
     if not request.htmx and waiting_on_others(seen) and not dialog:  # a dialog is not reloaded
-        context["refresh_seconds"] = REFRESH_SECONDS
+        context["refresh_seconds"] = settings.HEARTS_REFRESH_SECONDS
         context["refresh_url"] = f"{reverse('network:table', args=[code])}?v={version}"
     page = "game/table.html" if request.htmx else "game/network/page.html"
     return render_fresh(request, page, context, status)
