@@ -187,6 +187,8 @@ class Person:
             self.read(html)
 
     def act(self) -> None:
+        if self.todo is None:  # a poll since the turn came says there is nothing to do now
+            return
         action, form = self.todo
         status, html = self.send(
             "POST", f"/t/{self.code}/{action}", {"seq": self.seq, **form}, "moves"
