@@ -61,6 +61,7 @@ class Stats:
     polls_quiet: list[float] = field(default_factory=list)
     polls_new: list[float] = field(default_factory=list)
     moves: list[float] = field(default_factory=list)
+    moves_when: list[tuple[float, float]] = field(default_factory=list)  # (seconds in, ms)
     setup: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
@@ -72,6 +73,8 @@ class Stats:
             return
         with self.lock:
             getattr(self, kind).append(ms)
+            if kind == "moves" and sent is not None:
+                self.moves_when.append((sent - self.since, ms))
 
     def error(self, what: str) -> None:
         with self.lock:
@@ -289,7 +292,8 @@ def play_share(people: list[Person], deadline: float, think: float, send) -> Non
     in_threads([lambda p=p: play(p, deadline, think) for p in people], deadline + TIMEOUT)
     for person in people:
         person.close()
-    names = ("polls_quiet", "polls_new", "moves", "errors", "refusals", "quiet_bytes")
+    names = ("polls_quiet", "polls_new", "moves", "moves_when", "errors", "refusals")
+    names += ("quiet_bytes",)
     send.send(({name: getattr(stats, name) for name in names}, [p.accepted for p in people]))
     send.close()
 
@@ -496,6 +500,17 @@ def figures(label: str, values: list[float], seconds: float) -> str:
     )
 
 
+def by_slice(moves: list[tuple[float, float]], seconds: float, count: int = 6) -> str:
+    """Moves' p99 in each of ``count`` equal slices of the run: whether the tail comes from the
+    start (the backlog of tables dealt and passing at once) or from the whole run."""
+    width = seconds / count if seconds else 1.0
+    slices: list[list[float]] = [[] for _ in range(count)]
+    for at, ms in moves:
+        slices[min(count - 1, max(0, int(at // width)))].append(ms)
+    parts = [f"{percentile(s, 99):.0f}" if s else "-" for s in slices]
+    return f"  moves' p99 by {width:.0f} s slice (ms): {' '.join(parts)}"
+
+
 def serve_two(
     stack: ExitStack, folder: Path, url: str, workers: int, logs: list[Path]
 ) -> list[int] | None:
@@ -601,6 +616,7 @@ def run(args: argparse.Namespace) -> int:
     print(figures("polls, nothing new (204)", stats.polls_quiet, seconds))
     print(figures("polls, a new table (200)", stats.polls_new, seconds))
     print(figures("moves (POST)", stats.moves, seconds))
+    print(by_slice(stats.moves_when, seconds))
     print(
         f"  server time of a 204 poll (gunicorn):  median {median(quiet_server):.2f} ms   "
         f"p99 {percentile(quiet_server, 99):.2f} ms   ({len(quiet_server)} polls)"
