@@ -500,6 +500,23 @@ def figures(label: str, values: list[float], seconds: float) -> str:
     )
 
 
+def machine_speed() -> float:
+    """Milliseconds of CPU a fixed piece of Python work takes here (the median of five), taken
+    before anything starts: shared machines run the same code at different speeds from hour to
+    hour, and this says how fast this one was when the figures were taken."""
+    import json
+    import statistics
+
+    data = {"seats": [{"name": f"P{i}", "cards": list(range(13)), "seq": i} for i in range(4)]}
+    times = []
+    for _ in range(5):
+        start = time.process_time()
+        for _ in range(3000):
+            json.loads(json.dumps(data))
+        times.append((time.process_time() - start) * 1000)
+    return statistics.median(times)
+
+
 def by_slice(moves: list[tuple[float, float]], seconds: float, count: int = 6) -> str:
     """Moves' p99 in each of ``count`` equal slices of the run: whether the tail comes from the
     start (the backlog of tables dealt and passing at once) or from the whole run."""
@@ -544,6 +561,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"The database must be on loopback, not {host}.")
         return 2
     stats = Stats()
+    speed = machine_speed()
     with tempfile.TemporaryDirectory(prefix="hearts-netload-") as folder, ExitStack() as stack:
         logs = [Path(folder) / f"gunicorn-{i}.log" for i in (1, 2)]
         ports = serve_two(stack, Path(folder), url, args.workers, logs)
@@ -634,6 +652,7 @@ def run(args: argparse.Namespace) -> int:
         f"p99 {percentile(move_post, 99):.2f} ms"
     )
     print(cpu)
+    print(f"  this machine's speed before the run: {speed:.1f} ms for a fixed piece of Python")
     print(f"  errors {len(stats.errors)}")
     for error in stats.errors[:10]:
         print(f"    {error}")
