@@ -182,22 +182,25 @@ class Person:
             self.seq = seq.group(1)
         self.todo = next_move(html, self.code)
 
-    def poll(self) -> None:
+    def poll(self) -> bool:
+        """Whether the answer redrew the table (a 200, not a quiet 204)."""
         status, html = self.send(
             "GET", f"/t/{self.code}/poll?v={self.version}&i={self.idle}", kind="poll"
         )
         if status == 200:
             self.read(html)
+        return status == 200
 
-    def act(self) -> None:
+    def act(self) -> bool:
+        """Whether an answer redrew the table."""
         if self.todo is None:  # a poll since the turn came says there is nothing to do now
-            return
+            return False
         action, form = self.todo
         status, html = self.send(
             "POST", f"/t/{self.code}/{action}", {"seq": self.seq, **form}, "moves"
         )
         if status != 200:
-            return
+            return False
         refusal = re.search(r'class="status-line refusal">([^<]*)<', html)
         if refusal:
             with self.stats.lock:
@@ -229,6 +232,10 @@ def next_move(html: str, code: str) -> tuple[str, dict] | None:
 
 
 def play(person: Person, deadline: float, think: float) -> None:
+    """Poll and act as a page with htmx does: its poll (``every 2s``) belongs to the table's
+    markup, so an answer that redraws the table starts a new two seconds; after a quiet 204 the
+    ticks go on, and a tick that comes while the poll is still out is dropped (htmx's default
+    hx-sync), never made up for afterwards."""
     next_poll = time.monotonic() + random.uniform(0, POLL_SECONDS)
     act_at = None
     while True:
@@ -241,11 +248,16 @@ def play(person: Person, deadline: float, think: float) -> None:
             act_at = now + think
         if act_at is not None and now >= act_at:
             act_at = None
-            person.act()
+            if person.act():
+                next_poll = time.monotonic() + POLL_SECONDS
             continue
         if now >= next_poll:
-            next_poll += POLL_SECONDS
-            person.poll()
+            if person.poll():
+                next_poll = time.monotonic() + POLL_SECONDS
+            else:
+                answered = time.monotonic()
+                while next_poll <= answered:
+                    next_poll += POLL_SECONDS
             continue
         wake = min(next_poll, act_at or next_poll, deadline)
         time.sleep(max(0.0, wake - time.monotonic()))
