@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import json
 import multiprocessing
 import os
 import random
 import re
+import statistics
 import sys
 import tempfile
 import threading
@@ -516,9 +518,6 @@ def machine_speed() -> float:
     """Milliseconds of CPU a fixed piece of Python work takes here (the median of five), taken
     before anything starts: shared machines run the same code at different speeds from hour to
     hour, and this says how fast this one was when the figures were taken."""
-    import json
-    import statistics
-
     data = {"seats": [{"name": f"P{i}", "cards": list(range(13)), "seq": i} for i in range(4)]}
     times = []
     for _ in range(5):

@@ -48,9 +48,9 @@ class Card:
     @classmethod
     def parse(cls, code: str) -> Card:
         """Read "QS" (any case; "10S" means "TS"); raise IllegalMove if it is not a card."""
-        found = BY_CODE.get(code) if isinstance(code, str) else None
-        if found is not None:  # a canonical code, as saved games and forms hold: the common case
-            return found
+        index = INDEX_OF.get(code) if isinstance(code, str) else None
+        if index is not None:  # a canonical code, as saved games and forms hold: the common case
+            return DECK[index]
         if not isinstance(code, str):
             raise IllegalMove("That is not a card.")
         text = code.strip().upper()
@@ -70,7 +70,6 @@ class Card:
 QUEEN_OF_SPADES_INDEX = SUITS.index("S") * 13 + RANKS.index("Q")
 DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 INDEX_OF: dict[str, int] = {card.code: card.index for card in DECK}  # canonical codes only
-BY_CODE: dict[str, Card] = {card.code: card for card in DECK}
 TWO_OF_CLUBS = DECK[0]
 QUEEN_OF_SPADES = DECK[QUEEN_OF_SPADES_INDEX]
 
