@@ -275,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"  instances' memory at the end of play: PSS {pss:.0f} MB, RSS {rss:.0f} MB")
     print(netload.figures("polls, nothing new (204)", stats.polls_quiet, seconds))
     print(netload.figures("fetches, a new table (200)", stats.polls_new, seconds))
-    print(netload.figures("moves (POST)", stats.moves, seconds))
+    print(netload.figures("moves (POST)", stats.move_ms(), seconds))
     print(
         f"  server time of a move (gunicorn):      median {median(move_post):.2f} ms   "
         f"p99 {percentile(move_post, 99):.2f} ms"
