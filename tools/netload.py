@@ -382,6 +382,29 @@ def server_times(
     return times
 
 
+def time_by_kind(logs: list[Path], since: float = 0.0) -> str:
+    """Where the servers' time went: the app's seconds summed by request kind (a quiet or drawn
+    poll, each action), from gunicorn's access logs, logged from the Unix time ``since`` on."""
+    totals: dict[str, list[float]] = {}
+    for log in logs:
+        for line in log.read_text(errors="replace").splitlines():
+            parts = line.split()[-4:]
+            if len(parts) != 4 or not parts[3].isdigit():
+                continue
+            if since and logged_at(line) < int(since):
+                continue
+            kind = parts[1].rstrip("/").rsplit("/", 1)[-1]
+            if kind == "poll":
+                kind = "poll 204" if parts[2] == "204" else "poll drawn"
+            entry = totals.setdefault(kind, [0, 0.0])
+            entry[0] += 1
+            entry[1] += int(parts[3]) / 1e6
+    ranked = sorted(totals.items(), key=lambda item: -item[1][1])
+    return "  server time by kind (count, s): " + ", ".join(
+        f"{kind} {count} {seconds:.1f}" for kind, (count, seconds) in ranked[:9]
+    )
+
+
 def logged_at(line: str) -> float:
     """The Unix second of an access log line ("[2026-12-01 05:53:29 +0000] ..."), or 0."""
     try:
@@ -635,6 +658,7 @@ def run(args: argparse.Namespace) -> int:
         quiet_server = server_times(logs, "/poll", "204", since=measured_from)
         move_post = server_times(logs, "", "200", method="POST", since=measured_from)
         move_server = [t for t in server_times(logs, "", "200", since=measured_from) if t]
+        by_kind = time_by_kind(logs, since=measured_from)
     accepted = {table[0].code: sum(p.accepted for p in table) for table in tables}
     # the start was accepted before `before` was read only if it raced; count from the start on
     lost = doubled = 0
@@ -662,6 +686,7 @@ def run(args: argparse.Namespace) -> int:
         f"  server time of a move (gunicorn):      median {median(move_post):.2f} ms   "
         f"p99 {percentile(move_post, 99):.2f} ms"
     )
+    print(by_kind)
     print(cpu)
     print(f"  this machine's speed before the run: {speed:.1f} ms for a fixed piece of Python")
     print(f"  errors {len(stats.errors)}")
