@@ -12,13 +12,16 @@ from hearts_site.streams import Streams
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 # A thread that wants the interpreter gets it from a thinking move within 1 ms instead of 5.
 sys.setswitchinterval(0.001)
-# Threads per process: pages and /healthz (light, mostly waiting on nothing), and moves. The
-# computer players' thinking, the CPU work of a move, is one at a time per process by its own
-# semaphore (game.seating.Clock); the other move threads serve the moves that need no thinking,
-# so a move at one network table does not queue behind another table's thinking.
+# Threads per process: pages and /healthz, and moves. The computer players' thinking, the CPU
+# work of a move, is one at a time per process by its own semaphore (game.seating.Clock); the
+# other move threads serve the moves that need no thinking, so a move at one network table does
+# not queue behind another table's thinking. Pages get two threads: drawing a table is CPU work
+# under the interpreter lock too, so more page threads draw no faster, and each one more that is
+# busy takes a share of the lock from the moves (with eight, a move under load waited behind up
+# to eight drawn polls; the README gives tools.netload's figures).
 front = Bridge(
     get_wsgi_application(),
-    pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 8),
+    pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 2),
     moves=int(os.environ.get("HEARTS_MOVE_THREADS") or 4),
 )
 # A network table's event stream: native async Django, no thread held (game.network.push); a

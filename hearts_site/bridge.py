@@ -33,7 +33,7 @@ BEHIND = "hearts.behind"  # game.network.push: this poll's page is behind what w
 class Bridge:
     """Serve a WSGI application over ASGI: ``moves`` threads for POST, ``pages`` for the rest."""
 
-    def __init__(self, wsgi_app: Callable, pages: int = 8, moves: int = 1) -> None:
+    def __init__(self, wsgi_app: Callable, pages: int = 2, moves: int = 1) -> None:
         self.wsgi_app = wsgi_app
         self.pages = ThreadPoolExecutor(pages, thread_name_prefix="pages")
         self.moves = ThreadPoolExecutor(moves, thread_name_prefix="moves")
