@@ -361,44 +361,45 @@ def gunicorn(env: dict[str, str], log: Path, workers: int):
         yield port
 
 
-def server_times(
-    logs: list[Path], path_end: str, status: str, method: str = "", since: float = 0.0
-) -> list[float]:
-    """Milliseconds the app spent on each matching request, from gunicorn's access logs (those
-    logged from the Unix time ``since`` on, to the second)."""
-    times = []
+def access_entries(logs: list[Path], since: float = 0.0) -> list[tuple[str, str, str, float]]:
+    """(method, path, status, milliseconds in the app) of each request in gunicorn's access
+    logs, those logged from the Unix time ``since`` on (to the second)."""
+    entries = []
     for log in logs:
         for line in log.read_text(errors="replace").splitlines():
             parts = line.split()[-4:]  # after the log handler's time, pid and level
-            if since and logged_at(line) < int(since):
-                continue
-            if (
-                len(parts) == 4
-                and parts[0] in ((method,) if method else ("GET", "POST"))
-                and parts[3].isdigit()
-                and (parts[1].endswith(path_end) and parts[2] == status)
-            ):
-                times.append(int(parts[3]) / 1000)
-    return times
-
-
-def time_by_kind(logs: list[Path], since: float = 0.0) -> str:
-    """Where the servers' time went: the app's seconds summed by request kind (a quiet or drawn
-    poll, each action), from gunicorn's access logs, logged from the Unix time ``since`` on."""
-    totals: dict[str, list[float]] = {}
-    for log in logs:
-        for line in log.read_text(errors="replace").splitlines():
-            parts = line.split()[-4:]
             if len(parts) != 4 or not parts[3].isdigit():
                 continue
             if since and logged_at(line) < int(since):
                 continue
-            kind = parts[1].rstrip("/").rsplit("/", 1)[-1]
-            if kind == "poll":
-                kind = "poll 204" if parts[2] == "204" else "poll drawn"
-            entry = totals.setdefault(kind, [0, 0.0])
-            entry[0] += 1
-            entry[1] += int(parts[3]) / 1e6
+            entries.append((parts[0], parts[1], parts[2], int(parts[3]) / 1000))
+    return entries
+
+
+def server_times(
+    entries: list[tuple[str, str, str, float]], path_end: str, status: str, method: str = ""
+) -> list[float]:
+    """Milliseconds the app spent on each matching request of ``access_entries``."""
+    methods = (method,) if method else ("GET", "POST")
+    return [
+        ms
+        for verb, path, code, ms in entries
+        if verb in methods and path.endswith(path_end) and code == status
+    ]
+
+
+def time_by_kind(entries: list[tuple[str, str, str, float]]) -> str:
+    """Where the servers' time went: the app's seconds summed by request kind (a quiet or drawn
+    poll, each action), from ``access_entries``."""
+    totals: dict[str, tuple[int, float]] = {}
+    for _, path, status, ms in entries:
+        kind = path.rstrip("/").rsplit("/", 1)[-1]
+        if re.fullmatch(r"[A-Za-z0-9_-]{22}", kind):  # /t/<code>/: the table's whole page
+            kind = "page"
+        elif kind == "poll":
+            kind = "poll 204" if status == "204" else "poll drawn"
+        count, seconds = totals.get(kind, (0, 0.0))
+        totals[kind] = (count + 1, seconds + ms / 1000)
     ranked = sorted(totals.items(), key=lambda item: -item[1][1])
     return "  server time by kind (count, s): " + ", ".join(
         f"{kind} {count} {seconds:.1f}" for kind, (count, seconds) in ranked[:9]
@@ -655,10 +656,11 @@ def run(args: argparse.Namespace) -> int:
         time.sleep(0.5)
         after = versions(url)
         stack.close()  # stop the servers, so that their access logs are complete
-        quiet_server = server_times(logs, "/poll", "204", since=measured_from)
-        move_post = server_times(logs, "", "200", method="POST", since=measured_from)
-        move_server = [t for t in server_times(logs, "", "200", since=measured_from) if t]
-        by_kind = time_by_kind(logs, since=measured_from)
+        entries = access_entries(logs, since=measured_from)
+    quiet_server = server_times(entries, "/poll", "204")
+    move_post = server_times(entries, "", "200", method="POST")
+    move_server = [t for t in server_times(entries, "", "200") if t]
+    by_kind = time_by_kind(entries)
     accepted = {table[0].code: sum(p.accepted for p in table) for table in tables}
     # the start was accepted before `before` was read only if it raced; count from the start on
     lost = doubled = 0

@@ -267,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
                 with contextlib.suppress(OSError):
                     person.sock.shutdown(socket.SHUT_RDWR)
         stack.close()
-        move_post = netload.server_times(logs, "", "200", method="POST")
+        move_post = netload.server_times(netload.access_entries(logs), "", "200", method="POST")
     groups = {"stream": [t for t in tables if t[0].streamed]}
     groups["poll"] = [t for t in tables if not t[0].streamed]
     print(f"  during play ({seconds:.0f} s):")
