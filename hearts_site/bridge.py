@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import io
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -33,10 +34,24 @@ BEHIND = "hearts.behind"  # game.network.push: this poll's page is behind what w
 class Bridge:
     """Serve a WSGI application over ASGI: ``moves`` threads for POST, ``pages`` for the rest."""
 
-    def __init__(self, wsgi_app: Callable, pages: int = 2, moves: int = 1) -> None:
+    def __init__(
+        self, wsgi_app: Callable, pages: int = 2, moves: int = 1, backlog: int | None = None
+    ) -> None:
         self.wsgi_app = wsgi_app
         self.pages = ThreadPoolExecutor(pages, thread_name_prefix="pages")
         self.moves = ThreadPoolExecutor(moves, thread_name_prefix="moves")
+        self.backlog = pages if backlog is None else backlog  # 0: never crowded
+        self.waiting = 0  # page requests handed to the pool that no thread has begun yet
+        self.counting = threading.Lock()
+
+    def crowded(self) -> bool:
+        """Whether ``backlog`` page requests or more wait for a thread (all of them busy):
+        hearts_site.streams then answers a poll "later" rather than queue it."""
+        return 0 < self.backlog <= self.waiting
+
+    def _count(self, change: int) -> None:
+        with self.counting:
+            self.waiting += change
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] == "lifespan":
@@ -52,14 +67,19 @@ class Bridge:
         pool = self.moves if method == "POST" and not refused else self.pages
         queued = time.perf_counter()
         loop = asyncio.get_running_loop()
+        page = pool is self.pages
+        if page:
+            self._count(1)
         status, response_headers, content = await loop.run_in_executor(
-            pool, self.run, environ, queued
+            pool, self.run, environ, queued, page
         )
         await send({"type": "http.response.start", "status": status, "headers": response_headers})
         await send({"type": "http.response.body", "body": b"" if method == "HEAD" else content})
 
-    def run(self, environ: dict, queued: float) -> tuple[int, list, bytes]:
+    def run(self, environ: dict, queued: float, page: bool = False) -> tuple[int, list, bytes]:
         """Call the WSGI application in a pool's thread; the whole answer, as bytes."""
+        if page:
+            self._count(-1)
         environ[QUEUE_KEY] = (time.perf_counter() - queued) * 1000
         started: list = []
 

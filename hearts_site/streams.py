@@ -1,7 +1,8 @@
 """The front's forks: a network table's event stream goes to game.network.push.serve (native
 async Django code, no thread held while the stream is open); a poll of a table whose newest
 version the process heard of may be answered by game.network.push.quiet_poll on the event
-loop; the rest goes to the Bridge."""
+loop, and so may any poll while the front's page threads are crowded (answered "later"); the
+rest goes to the Bridge."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ class Streams:
         ):
             if self.polls is None:
                 self.polls = import_string(self.polls_path)
-            if await self.polls(scope, send):
+            crowded = getattr(self.front, "crowded", None)
+            if await self.polls(scope, send, crowded() if crowded else False):
                 return
         await self.front(scope, receive, send)

@@ -53,7 +53,8 @@ POLL_SECONDS = 2.0
 TARGET_POLL_SERVER_MS = 3.0
 TARGET_POLL_BYTES = 300
 TARGET_MOVE_P99_MS = 300.0
-ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s"  # method, path, status, microseconds in the app
+ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s %({hearts-poll}o)s"  # method, path, status, microseconds
+# in the app, and "later" on a poll a busy process put off (game.network.push.quiet_poll), else -
 FRESH_CONNECTIONS = False  # --fresh-connections: a new TCP connection for every request
 
 
@@ -62,6 +63,7 @@ class Stats:
     lock: threading.Lock = field(default_factory=threading.Lock)
     polls_quiet: list[float] = field(default_factory=list)
     polls_new: list[float] = field(default_factory=list)
+    polls_later: list[float] = field(default_factory=list)  # 204s of a busy process: "later"
     moves: list[tuple[float, float]] = field(default_factory=list)  # (seconds in, ms)
     setup: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -116,10 +118,11 @@ class Person:
             return None, ""
         ms = (time.perf_counter() - start) * 1000
         status = response.status
+        later = response.headers.get("Hearts-Poll") == "later"
         if kind == "poll":
-            kind = "polls_quiet" if status == 204 else "polls_new"
+            kind = "polls_new" if status != 204 else "polls_later" if later else "polls_quiet"
         self.stats.add(kind, ms, sent)
-        if status == 204 and sent >= self.stats.since:
+        if status == 204 and not later and sent >= self.stats.since:
             size = len(f"HTTP/1.1 {status} {response.reason}\r\n") + 2 + len(data)
             size += sum(len(f"{k}: {v}\r\n") for k, v in response.headers.items())
             with self.stats.lock:
@@ -307,7 +310,15 @@ def play_share(people: list[Person], deadline: float, think: float, send) -> Non
     in_threads([lambda p=p: play(p, deadline, think) for p in people], deadline + TIMEOUT)
     for person in people:
         person.close()
-    names = ("polls_quiet", "polls_new", "moves", "errors", "refusals", "quiet_bytes")
+    names = (
+        "polls_quiet",
+        "polls_new",
+        "polls_later",
+        "moves",
+        "errors",
+        "refusals",
+        "quiet_bytes",
+    )
     send.send(({name: getattr(stats, name) for name in names}, [p.accepted for p in people]))
     send.close()
 
@@ -363,16 +374,18 @@ def gunicorn(env: dict[str, str], log: Path, workers: int):
 
 def access_entries(logs: list[Path], since: float = 0.0) -> list[tuple[str, str, str, float]]:
     """(method, path, status, milliseconds in the app) of each request in gunicorn's access
-    logs, those logged from the Unix time ``since`` on (to the second)."""
+    logs, those logged from the Unix time ``since`` on (to the second). A poll a busy process
+    put off has the status "204-later", so that no figure of quiet 204s counts it."""
     entries = []
     for log in logs:
         for line in log.read_text(errors="replace").splitlines():
-            parts = line.split()[-4:]  # after the log handler's time, pid and level
-            if len(parts) != 4 or not parts[3].isdigit():
+            parts = line.split()[-5:]  # after the log handler's time, pid and level
+            if len(parts) != 5 or not parts[3].isdigit():
                 continue
             if since and logged_at(line) < int(since):
                 continue
-            entries.append((parts[0], parts[1], parts[2], int(parts[3]) / 1000))
+            status = parts[2] + ("-later" if parts[4] == "later" else "")
+            entries.append((parts[0], parts[1], status, int(parts[3]) / 1000))
     return entries
 
 
@@ -397,7 +410,7 @@ def time_by_kind(entries: list[tuple[str, str, str, float]]) -> str:
         if re.fullmatch(r"[A-Za-z0-9_-]{22}", kind):  # /t/<code>/: the table's whole page
             kind = "page"
         elif kind == "poll":
-            kind = "poll 204" if status == "204" else "poll drawn"
+            kind = {"204": "poll 204", "204-later": "poll later"}.get(status, "poll drawn")
         count, seconds = totals.get(kind, (0, 0.0))
         totals[kind] = (count + 1, seconds + ms / 1000)
     ranked = sorted(totals.items(), key=lambda item: -item[1][1])
@@ -670,6 +683,7 @@ def run(args: argparse.Namespace) -> int:
         doubled += max(0, moved - count)
     print(figures("polls, nothing new (204)", stats.polls_quiet, seconds))
     print(figures("polls, a new table (200)", stats.polls_new, seconds))
+    print(figures("polls put off, busy (204)", stats.polls_later, seconds))
     print(figures("moves (POST)", stats.move_ms(), seconds))
     print(by_slice(stats.moves, seconds))
     print(

@@ -411,31 +411,45 @@ async def disconnected(receive) -> None:
 # ---- a quiet poll, answered on the event loop ------------------------------------------------
 
 
+LATER_HEADER = "Hearts-Poll"  # on a poll put off by a busy process: "later"
+
+
 def query_value(query: str, name: str) -> str:
     """The last value of ``name`` in a query string, as Django's request.GET.get gives it."""
     values = [v for k, v in urllib.parse.parse_qsl(query, keep_blank_values=True) if k == name]
     return values[-1] if values else ""
 
 
-async def quiet_poll(scope: dict, send) -> bool:
+async def quiet_poll(scope: dict, send, crowded: bool = False) -> bool:
     """``GET /t/<code>/poll?v=..&i=..`` of a page that shows the newest version the listener
     heard, before its redraw time: answered here with the 204 QuietPollMiddleware would give
     (its headers too), and True. False, and nothing sent, for every other poll: the front
-    answers it as before."""
+    answers it as before.
+
+    ``crowded``: the process's page threads are all busy with others waiting (the front's
+    ``Bridge.crowded``). Then a poll that would be drawn is answered here too, with the same
+    204 and ``Hearts-Poll: later``: htmx swaps nothing and asks again in two seconds, when
+    one drawing shows everything that came meanwhile. A busy process thus draws fewer tables
+    instead of drawing each later and later, and keeps the interpreter for the moves."""
     from game.network.views import since_of_value, whole  # the view's own reading of ?v= ?i=
 
     hub.start()
+    extra: list[tuple[str, str]] = []
     query = scope.get("query_string", b"").decode("latin-1")
     since = since_of_value(query_value(query, "v"))
     redraw = whole(query_value(query, "i"))
     now = time.time()
-    if since is None or (redraw is not None and 0 < redraw <= now):
-        return False
     code = scope["path"].split("/")[2]
-    if not hub.current(code, since, lifetime(), now):
-        if hub.behind(code, since):
+    if since is None or (redraw is not None and 0 < redraw <= now):
+        quiet = False
+    else:
+        quiet = hub.current(code, since, lifetime(), now)
+        if not quiet and hub.behind(code, since):
             scope[BEHIND] = True  # the view draws it: QuietPollMiddleware need not ask
-        return False
+    if not quiet:
+        if not crowded:
+            return False
+        extra.append((LATER_HEADER, "later"))
     request = ASGIRequest(scope, io.BytesIO())
     try:
         request.get_host()  # ALLOWED_HOSTS, as Django checks it
@@ -443,7 +457,7 @@ async def quiet_poll(scope: dict, send) -> bool:
         return False
     if settings.SECURE_SSL_REDIRECT and not request.is_secure():
         return False  # the front redirects it
-    headers = [("Cache-Control", "no-store")] + [
+    headers = [("Cache-Control", "no-store"), *extra] + [
         (name, value)
         for name, value in stream_headers(request)
         if name not in ("Content-Security-Policy", "X-Frame-Options")  # no document
