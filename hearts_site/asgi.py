@@ -19,15 +19,17 @@ sys.setswitchinterval(0.001)
 # under the interpreter lock too, so more page threads draw no faster, and each one more that is
 # busy takes a share of the lock from the moves (with eight, a move under load waited behind up
 # to eight drawn polls; the README gives tools.netload's figures). While a page request waits
-# for a thread (HEARTS_POLL_BACKLOG: this many waiting; 0 never), a poll that would draw the
-# table is answered "later" on the event loop instead of joining the queue (hearts_site.streams):
-# htmx asks again in two seconds and one drawing then shows all that came meanwhile, so a busy
-# process draws fewer tables and leaves more of the interpreter to the moves.
+# for a thread (HEARTS_POLL_BACKLOG: this many waiting; 0 never), or a move is being worked out
+# (HEARTS_POLL_MOVES: this many; 0 never), a poll that would draw the table is answered "later"
+# on the event loop instead (hearts_site.streams): htmx asks again in two seconds and one drawing
+# then shows all that came meanwhile, so a busy process draws fewer tables and no drawing that
+# starts takes the interpreter from a move.
 front = Bridge(
     get_wsgi_application(),
     pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 2),
     moves=int(os.environ.get("HEARTS_MOVE_THREADS") or 4),
     backlog=int(os.environ.get("HEARTS_POLL_BACKLOG") or 1),
+    moving=int(os.environ.get("HEARTS_POLL_MOVES") or 1),
 )
 # A network table's event stream: native async Django, no thread held (game.network.push); a
 # poll that the process's listener can tell has nothing new: a 204 without a thread or a query.

@@ -35,19 +35,27 @@ class Bridge:
     """Serve a WSGI application over ASGI: ``moves`` threads for POST, ``pages`` for the rest."""
 
     def __init__(
-        self, wsgi_app: Callable, pages: int = 2, moves: int = 1, backlog: int | None = None
+        self,
+        wsgi_app: Callable,
+        pages: int = 2,
+        moves: int = 1,
+        backlog: int | None = None,
+        moving: int = 0,
     ) -> None:
         self.wsgi_app = wsgi_app
         self.pages = ThreadPoolExecutor(pages, thread_name_prefix="pages")
         self.moves = ThreadPoolExecutor(moves, thread_name_prefix="moves")
         self.backlog = pages if backlog is None else backlog  # 0: never crowded
         self.waiting = 0  # page requests handed to the pool that no thread has begun yet
+        self.moving_limit = moving  # 0: moves never make the process crowded
+        self.moving = 0  # moves handed to their pool and not yet answered (on the event loop)
         self.counting = threading.Lock()
 
     def crowded(self) -> bool:
-        """Whether ``backlog`` page requests or more wait for a thread (all of them busy):
-        hearts_site.streams then answers a poll "later" rather than queue it."""
-        return 0 < self.backlog <= self.waiting
+        """Whether ``backlog`` page requests or more wait for a thread (all of them busy), or
+        ``moving`` moves or more are being worked out: hearts_site.streams then answers a poll
+        "later" rather than draw a table that would take the interpreter from them."""
+        return 0 < self.backlog <= self.waiting or 0 < self.moving_limit <= self.moving
 
     def _count(self, change: int) -> None:
         with self.counting:
@@ -70,9 +78,15 @@ class Bridge:
         page = pool is self.pages
         if page:
             self._count(1)
-        status, response_headers, content = await loop.run_in_executor(
-            pool, self.run, environ, queued, page
-        )
+        else:
+            self.moving += 1
+        try:
+            status, response_headers, content = await loop.run_in_executor(
+                pool, self.run, environ, queued, page
+            )
+        finally:
+            if not page:
+                self.moving -= 1
         await send({"type": "http.response.start", "status": status, "headers": response_headers})
         await send({"type": "http.response.body", "body": b"" if method == "HEAD" else content})
 

@@ -19,15 +19,18 @@ CODE = "Q" * 22  # no such table: drawn, the poll is the view's 404 page
 POLL = f"/t/{CODE}/poll"
 
 
-def scope_of(path: str, query: str = "") -> dict:
+def scope_of(path: str, query: str = "", method: str = "GET") -> dict:
+    headers = [(b"host", b"testserver")]
+    if method == "POST":
+        headers.append((b"content-length", b"0"))
     return {
-        "type": "http", "method": "GET", "path": path, "query_string": query.encode(),
-        "headers": [(b"host", b"testserver")], "http_version": "1.1", "scheme": "http",
+        "type": "http", "method": method, "path": path, "query_string": query.encode(),
+        "headers": headers, "http_version": "1.1", "scheme": "http",
         "server": ("testserver", 80), "client": ("127.0.0.1", 5000), "root_path": "",
     }  # fmt: skip
 
 
-async def ask(app, path: str, query: str = "") -> tuple[int, dict, bytes]:
+async def ask(app, path: str, query: str = "", method: str = "GET") -> tuple[int, dict, bytes]:
     sent: list[dict] = []
 
     async def receive():
@@ -36,13 +39,14 @@ async def ask(app, path: str, query: str = "") -> tuple[int, dict, bytes]:
     async def send(message):
         sent.append(message)
 
-    await app(scope_of(path, query), receive, send)
+    await app(scope_of(path, query, method), receive, send)
     start, body = sent
     return start["status"], dict(start["headers"]), body["body"]
 
 
 class Gated:
-    """Django's own WSGI handler, except that /healthz waits at a gate: a page thread held."""
+    """Django's own WSGI handler, except that /healthz waits at a gate: a thread held (a page
+    thread for a GET, a move thread for a POST)."""
 
     def __init__(self) -> None:
         self.django = get_wsgi_application()
@@ -132,3 +136,29 @@ def test_one_request_waiting_is_not_crowded_below_the_backlog_and_zero_turns_it_
         assert seen is crowded
         assert (headers.get(b"hearts-poll") == b"later") is crowded
         assert status == (204 if crowded else 404)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_being_worked_out_puts_a_poll_off_until_it_is_answered():
+    app = Gated()
+    bridge = Bridge(app, pages=2, moves=2, backlog=0, moving=1)
+    front = Streams(bridge, "game.network.push.serve", "game.network.push.quiet_poll")
+
+    async def scenario():
+        assert not bridge.crowded()
+        move = asyncio.ensure_future(ask(front, "/healthz", method="POST"))
+        await until(lambda: "/healthz" in app.paths)  # in a move thread, at the gate
+        assert bridge.moving == 1 and bridge.crowded()
+        later = await ask(front, POLL, "v=3&i=0")
+        assert POLL not in app.paths
+        app.gate.set()
+        await move
+        assert bridge.moving == 0 and not bridge.crowded()
+        return later, await ask(front, POLL, "v=3&i=0")
+
+    try:
+        later, drawn = run_in_a_thread(scenario())
+    finally:
+        close(bridge)
+    assert later[0] == 204 and later[1][b"hearts-poll"] == b"later"
+    assert drawn[0] == 404 and b"hearts-poll" not in drawn[1]
