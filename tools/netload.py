@@ -69,6 +69,7 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     quiet_bytes: list[int] = field(default_factory=list)
+    later_runs: list[int] = field(default_factory=list)  # polls put off in a row, run by run
     since: float = 0.0  # time.monotonic(): requests sent before it are not counted
 
     def add(self, kind: str, ms: float, sent: float | None = None) -> None:
@@ -104,6 +105,8 @@ class Person:
         self.accepted = 0
         self.connections: dict[int, http.client.HTTPConnection] = {}
         self.start_at: float | None = None  # a dealer with --stagger: when to press Start
+        self.later = False  # the last answer was a poll put off ("Hearts-Poll: later")
+        self.put_off = 0  # polls put off in a row so far
 
     def send(self, method: str, path: str, form: dict | None = None, kind: str = "setup"):
         port = self.ports[self.sent % len(self.ports)]
@@ -119,6 +122,7 @@ class Person:
         ms = (time.perf_counter() - start) * 1000
         status = response.status
         later = response.headers.get("Hearts-Poll") == "later"
+        self.later = later and sent >= self.stats.since
         if kind == "poll":
             kind = "polls_new" if status != 204 else "polls_later" if later else "polls_quiet"
         self.stats.add(kind, ms, sent)
@@ -195,7 +199,17 @@ class Person:
         )
         if status == 200:
             self.read(html)
+        if self.later:
+            self.put_off += 1
+        else:
+            self.end_put_off()
         return status == 200
+
+    def end_put_off(self) -> None:
+        if self.put_off:
+            with self.stats.lock:
+                self.stats.later_runs.append(self.put_off)
+        self.put_off = 0
 
     def act(self) -> bool:
         """Whether an answer redrew the table."""
@@ -309,6 +323,7 @@ def play_share(people: list[Person], deadline: float, think: float, send) -> Non
         person.stats = stats
     in_threads([lambda p=p: play(p, deadline, think) for p in people], deadline + TIMEOUT)
     for person in people:
+        person.end_put_off()
         person.close()
     names = (
         "polls_quiet",
@@ -318,6 +333,7 @@ def play_share(people: list[Person], deadline: float, think: float, send) -> Non
         "errors",
         "refusals",
         "quiet_bytes",
+        "later_runs",
     )
     send.send(({name: getattr(stats, name) for name in names}, [p.accepted for p in people]))
     send.close()
@@ -551,6 +567,18 @@ def figures(label: str, values: list[float], seconds: float) -> str:
     )
 
 
+def put_off_runs(runs: list[int]) -> str:
+    """How many polls in a row a page had put off before one was drawn or found quiet: what
+    putting polls off cost the people, two seconds a poll."""
+    once = runs.count(1)
+    twice = runs.count(2)
+    more = len(runs) - once - twice
+    return (
+        f"  polls put off in a row: once {once}, twice {twice}, three times or more {more}"
+        f" (longest {max(runs, default=0)})"
+    )
+
+
 def machine_speed() -> float:
     """Milliseconds of CPU a fixed piece of Python work takes here (the median of five), taken
     before anything starts: shared machines run the same code at different speeds from hour to
@@ -684,6 +712,7 @@ def run(args: argparse.Namespace) -> int:
     print(figures("polls, nothing new (204)", stats.polls_quiet, seconds))
     print(figures("polls, a new table (200)", stats.polls_new, seconds))
     print(figures("polls put off, busy (204)", stats.polls_later, seconds))
+    print(put_off_runs(stats.later_runs))
     print(figures("moves (POST)", stats.move_ms(), seconds))
     print(by_slice(stats.moves, seconds))
     print(
