@@ -23,7 +23,8 @@ sys.setswitchinterval(0.001)
 # (HEARTS_POLL_MOVES: this many; 0 never), a poll that would draw the table is answered "later"
 # on the event loop instead (hearts_site.streams): htmx asks again in two seconds and one drawing
 # then shows all that came meanwhile, so a busy process draws fewer tables and no drawing that
-# starts takes the interpreter from a move.
+# starts takes the interpreter from a move. A page a trick behind is drawn however busy
+# (game.network.push.LATER_VERSIONS).
 front = Bridge(
     get_wsgi_application(),
     pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 2),

@@ -162,3 +162,30 @@ def test_a_move_being_worked_out_puts_a_poll_off_until_it_is_answered():
         close(bridge)
     assert later[0] == 204 and later[1][b"hearts-poll"] == b"later"
     assert drawn[0] == 404 and b"hearts-poll" not in drawn[1]
+
+
+def test_a_page_a_whole_trick_behind_is_drawn_however_busy(monkeypatch):
+    from game.network import push
+
+    heard = push.Hub()
+    heard.listening = True  # as the process's PostgreSQL listener sets it once connected
+    monkeypatch.setattr(heard, "start", lambda: None)  # no listener task: what it heard is set here
+    monkeypatch.setattr(push, "hub", heard)
+    heard.hear(f"{CODE} 7")
+
+    async def answer(version: int) -> list[dict]:
+        sent: list[dict] = []
+
+        async def send(message):
+            sent.append(message)
+
+        put_off = await push.quiet_poll(scope_of(POLL, f"v={version}&i=0"), send, crowded=True)
+        assert put_off == bool(sent)
+        return sent
+
+    def put_off(version: int) -> bool:
+        sent = run_in_a_thread(answer(version))
+        return bool(sent) and dict(sent[0]["headers"]).get(b"hearts-poll") == b"later"
+
+    assert push.LATER_VERSIONS == 4
+    assert [put_off(version) for version in (6, 5, 4, 3, 2)] == [True, True, True, False, False]

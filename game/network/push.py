@@ -145,10 +145,10 @@ class Hub:
         """Drop what was heard of tables silent since ``older_than`` (a Unix time)."""
         self.heard = {code: found for code, found in self.heard.items() if found[1] >= older_than}
 
-    def behind(self, code: str, since: int) -> bool:
-        """Whether a newer version than ``since`` of table ``code`` was heard."""
+    def behind(self, code: str, since: int, by: int = 0) -> bool:
+        """Whether a version of ``code`` newer than ``since`` by more than ``by`` was heard."""
         found = self.heard.get(code) if self.listening else None
-        return found is not None and found[0] > since
+        return found is not None and found[0] > since + by
 
     def current(self, code: str, since: int, lifetime: float, now: float) -> bool:
         """Whether version ``since`` of table ``code`` is, as heard, its newest and alive."""
@@ -411,6 +411,9 @@ async def disconnected(receive) -> None:
 # ---- a quiet poll, answered on the event loop ------------------------------------------------
 
 
+# A poll is put off only while its page is fewer versions behind than this (a trick's four cards),
+# as the listener heard them: a page never falls further behind for a busy process.
+LATER_VERSIONS = int(os.environ.get("HEARTS_POLL_LATER_VERSIONS") or 4)
 LATER_HEADER = "Hearts-Poll"  # on a poll put off by a busy process: "later"
 
 
@@ -426,11 +429,12 @@ async def quiet_poll(scope: dict, send, crowded: bool = False) -> bool:
     (its headers too), and True. False, and nothing sent, for every other poll: the front
     answers it as before.
 
-    ``crowded``: the process's page threads are all busy with others waiting (the front's
-    ``Bridge.crowded``). Then a poll that would be drawn is answered here too, with the same
-    204 and ``Hearts-Poll: later``: htmx swaps nothing and asks again in two seconds, when
-    one drawing shows everything that came meanwhile. A busy process thus draws fewer tables
-    instead of drawing each later and later, and keeps the interpreter for the moves."""
+    ``crowded``: the process's page threads all busy with others waiting, or a move being worked
+    out (the front's ``Bridge.crowded``). Then a poll that would be drawn is answered here too,
+    with the same 204 and ``Hearts-Poll: later``: htmx swaps nothing and asks again in two
+    seconds, when one drawing shows everything that came meanwhile. A busy process thus draws
+    fewer tables, and none beside a move. A page ``LATER_VERSIONS`` behind the newest version
+    heard is not put off: it is drawn however busy the process."""
     from game.network.views import since_of_value, whole  # the view's own reading of ?v= ?i=
 
     hub.start()
@@ -447,7 +451,7 @@ async def quiet_poll(scope: dict, send, crowded: bool = False) -> bool:
         if not quiet and hub.behind(code, since):
             scope[BEHIND] = True  # the view draws it: QuietPollMiddleware need not ask
     if not quiet:
-        if not crowded:
+        if not crowded or hub.behind(code, since, LATER_VERSIONS - 1):
             return False
         extra.append((LATER_HEADER, "later"))
     request = ASGIRequest(scope, io.BytesIO())
