@@ -1,7 +1,7 @@
 """The front's forks: a network table's event stream goes to game.network.push.serve (native
 async Django code, no thread held while the stream is open); a poll of a table whose newest
 version the process heard of may be answered by game.network.push.quiet_poll on the event
-loop, and so may any poll while the front's page threads are crowded (answered "later"); the
+loop, and so may any poll while the front is crowded (answered "later": Bridge.crowded); the
 rest goes to the Bridge."""
 
 from __future__ import annotations

@@ -173,7 +173,7 @@ def test_a_page_a_whole_trick_behind_is_drawn_however_busy(monkeypatch):
     monkeypatch.setattr(push, "hub", heard)
     heard.hear(f"{CODE} 7")
 
-    async def answer(version: int) -> list[dict]:
+    async def answer(version: int | str) -> list[dict]:
         sent: list[dict] = []
 
         async def send(message):
@@ -183,9 +183,11 @@ def test_a_page_a_whole_trick_behind_is_drawn_however_busy(monkeypatch):
         assert put_off == bool(sent)
         return sent
 
-    def put_off(version: int) -> bool:
+    def put_off(version: int | str) -> bool:
         sent = run_in_a_thread(answer(version))
         return bool(sent) and dict(sent[0]["headers"]).get(b"hearts-poll") == b"later"
 
     assert push.LATER_VERSIONS == 4
     assert [put_off(version) for version in (6, 5, 4, 3, 2)] == [True, True, True, False, False]
+    # a version that is no number is never put off: the view answers it with its own page
+    assert [put_off(version) for version in ("%C2%B2", "", "-1", "x")] == [False] * 4

@@ -451,8 +451,8 @@ async def quiet_poll(scope: dict, send, crowded: bool = False) -> bool:
         if not quiet and hub.behind(code, since):
             scope[BEHIND] = True  # the view draws it: QuietPollMiddleware need not ask
     if not quiet:
-        if not crowded or hub.behind(code, since, LATER_VERSIONS - 1):
-            return False
+        if not crowded or since is None or hub.behind(code, since, LATER_VERSIONS - 1):
+            return False  # the view answers it (a bad ?v= with its own page)
         extra.append((LATER_HEADER, "later"))
     request = ASGIRequest(scope, io.BytesIO())
     try:
