@@ -39,13 +39,13 @@ class Bridge:
         wsgi_app: Callable,
         pages: int = 2,
         moves: int = 1,
-        backlog: int | None = None,
+        backlog: int = 0,
         moving: int = 0,
     ) -> None:
         self.wsgi_app = wsgi_app
         self.pages = ThreadPoolExecutor(pages, thread_name_prefix="pages")
         self.moves = ThreadPoolExecutor(moves, thread_name_prefix="moves")
-        self.backlog = pages if backlog is None else backlog  # 0: never crowded
+        self.backlog = backlog  # 0: page requests waiting never make the process crowded
         self.waiting = 0  # page requests handed to the pool that no thread has begun yet
         self.moving_limit = moving  # 0: moves never make the process crowded
         self.moving = 0  # moves handed to their pool and not yet answered (on the event loop)
