@@ -2,7 +2,7 @@
 500), and the table's row is exactly as it was."""
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test import Client
 
 from game.network.seats import COOKIE
@@ -160,6 +160,30 @@ def test_a_database_connection_lost_in_the_middle_of_a_move_is_a_503_and_nothing
         assert snapshot(mover.code) == before
     assert mover.post("play", seq=seq, card=card).status_code == 200  # and then it goes
     assert snapshot(mover.code)[0] == before[0] + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_poll_that_meets_a_lost_database_connection_is_a_quiet_204_and_the_next_one_draws():
+    """The page keeps its table and its polling (a sentence in the table's place would stop it);
+    once the database answers again, the poll draws what is new."""
+    anna, bob = started("Anna", "Bob")
+    version = snapshot(anna.code)[0]
+    bob.post("select", card=table_of(bob.code)[1].game.hand(bob.seat)[0])  # something new
+
+    def lose_the_connection_at_a_read(execute, sql, params, many, context):
+        if sql.lstrip().upper().startswith("SELECT"):
+            raise OperationalError("server closed the connection unexpectedly")  # as psycopg
+        return execute(sql, params, many, context)
+
+    for ask_first in (True, False):  # read first by the quiet poll's query, or by the view's
+        url = f"/t/{anna.code}/poll?v={version if ask_first else 'x'}&i=0"
+        with connection.execute_wrapper(lose_the_connection_at_a_read):
+            response = anna.client.get(url, **HX)
+        assert response.status_code == 204, response.content[:300]
+        assert response["Hearts-Poll"] == "retry" and response["Cache-Control"] == "no-store"
+        assert response.content == b""
+    drawn = anna.client.get(f"/t/{anna.code}/poll?v={version}&i=0", **HX)
+    assert drawn.status_code == 200 and 'class="net-poll"' in drawn.content.decode()
 
 
 def test_nonsense_in_a_poll_or_a_page_address_is_no_error():

@@ -414,7 +414,7 @@ async def disconnected(receive) -> None:
 # A poll is put off only while its page is fewer versions behind than this (a trick's four cards),
 # as the listener heard them: a page never falls further behind for a busy process.
 LATER_VERSIONS = int(os.environ.get("HEARTS_POLL_LATER_VERSIONS") or 4)
-LATER_HEADER = "Hearts-Poll"  # on a poll put off by a busy process: "later"
+LATER_HEADER = "Hearts-Poll"  # "later": put off by a busy process; "retry": the database failed
 
 
 def query_value(query: str, name: str) -> str:

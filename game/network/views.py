@@ -73,23 +73,25 @@ def dealer_gone_limit() -> int:
     return getattr(settings, "HEARTS_DEALER_GONE_SECONDS", 180)
 
 
-def reachable(view):
+def reachable(view, poll: bool = False):
     """A database that fails mid-request (a lost connection, say) is a 503 with a sentence:
-    the transaction was rolled back, so the table is as it was."""
+    the transaction was rolled back, so the table is as it was. A ``poll`` gets the quiet 204
+    instead, with ``Hearts-Poll: retry``: the page keeps its table and asks again two seconds on
+    (a sentence would take the table's place and stop its polling over a passing hiccup); the
+    person is told when they next act, if the trouble lasts."""
 
     @functools.wraps(view)
     def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
         except Exception as error:
-            # Django wraps most driver errors, not all: a cursor closed on a lost connection
-            # raises the driver's own (sqlite3.ProgrammingError, for one).
-            is_busy = isinstance(error, store.Busy)
-            if not is_busy and not isinstance(error, DatabaseError | connection.Database.Error):
+            if not database_failed(error):
                 raise
-            is_busy = is_busy or store.busy_error(error)
+            is_busy = isinstance(error, store.Busy) or store.busy_error(error)
             if not is_busy:
                 log.warning("network table: the database failed", exc_info=True)
+            if poll:
+                return ask_again()
             code = kwargs.get("code", "")
             back = (
                 reverse("network:table", args=[code]) if store.CODE_PATTERN.fullmatch(code) else ""
@@ -97,6 +99,20 @@ def reachable(view):
             return notice(request, BUSY if is_busy else UNREACHABLE, status=503, back=back)
 
     return guarded
+
+
+def database_failed(error: BaseException) -> bool:
+    """Whether ``error`` is the database failing (a lost connection, a lock wait run out), not
+    a bug. Django wraps most driver errors, not all: a cursor closed on a lost connection
+    raises the driver's own (sqlite3.ProgrammingError, for one)."""
+    return isinstance(error, store.Busy | DatabaseError | connection.Database.Error)
+
+
+def ask_again() -> HttpResponse:
+    """A poll's answer when the database failed: the quiet 204, ``Hearts-Poll: retry``."""
+    response = nothing_new()
+    response[push.LATER_HEADER] = "retry"
+    return response
 
 
 # ---- drawing ---------------------------------------------------------------------------------
@@ -518,16 +534,22 @@ class QuietPollMiddleware:
         if found and request.method in ("GET", "HEAD") and not request.META.get("CONTENT_LENGTH"):
             # the front may have heard of a newer version already: then it is not quiet
             behind = request.META.get(push.BEHIND)
-            if not behind and quiet(
-                found.group(1), since_of(request), whole(request.GET.get("i", ""))
-            ):
-                return nothing_new()
+            try:
+                if not behind and quiet(
+                    found.group(1), since_of(request), whole(request.GET.get("i", ""))
+                ):
+                    return nothing_new()
+            except Exception as error:
+                if not database_failed(error):
+                    raise
+                log.warning("network table: the database failed", exc_info=True)
+                return ask_again()
             request.META[QUIET_ASKED] = True  # the view need not ask again
         return self.get_response(request)
 
 
 @require_safe
-@reachable
+@functools.partial(reachable, poll=True)
 def poll(request: HttpRequest, code: str) -> HttpResponse:
     """htmx asks every two seconds: 204 (nothing drawn) while the version it holds is current,
     and while the idle limit has not passed since it drew idle players without their button
