@@ -10,6 +10,7 @@ and catches up from its version."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import signal
@@ -235,3 +236,35 @@ def test_with_its_stream_open_a_page_still_offers_the_replace_button_when_it_fal
         assert 1 <= len(polls) <= 2, polls  # not one every two seconds: the stream is open
         assert ada.evaluate("() => window.__told.length") == 1  # and nothing was pushed
         ada.context.close()
+
+
+def test_a_page_behind_its_stream_waits_two_seconds_after_a_204_before_asking_again(
+    browser: Browser, tmp_path
+):
+    """A busy process puts a poll off (204, ``Hearts-Poll: later``): a page its stream told of
+    a newer version asks again two seconds on, as its timed poll would, not at once in a loop
+    that would press on the busy process; when the answer comes, the table is drawn."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        ada, bea_person = a_table_for_two(server.port)
+        bea = seated_page(browser, bea_person, server.port)
+        bea.wait_for_function("() => window.__told.length > 0")
+        asked: list[float] = []
+
+        def put_off(route) -> None:
+            asked.append(time.monotonic())
+            route.fulfill(status=204, headers={"Cache-Control": "no-store", "Hearts-Poll": "later"})
+
+        polls = re.compile(r"/poll\?")
+        bea.route(polls, put_off)
+        version = version_of(ada.act("start"))
+        bea.wait_for_function("v => window.__told.includes(v)", arg=version)
+        bea.wait_for_timeout(3_000)
+        assert 1 <= len(asked) <= 3, f"{len(asked)} polls in 3 s"
+        assert all(b - a > 1.5 for a, b in itertools.pairwise(asked)), asked
+        bea.unroute(polls)
+        expect(bea.locator("#table .net-poll")).to_have_attribute(
+            "data-version", str(version), timeout=10_000
+        )
+        expect(bea.locator("#table")).to_have_class("table phase-passing")
+        bea.context.close()

@@ -34,6 +34,7 @@ from tools.loadtest import HOST
 from tools.stats import median, percentile
 
 SAFETY_SECONDS = 20.0  # hearts.js: with its stream open a page still asks this often
+AGAIN_SECONDS = 2.0  # hearts.js: after a fetch that drew nothing, the next waits this long
 DATA = re.compile(rb"data: (\d+)\n")
 
 
@@ -121,6 +122,7 @@ def play_streamed(seat: Seat, deadline: float, think: float) -> None:
     """hearts.js with its stream open: act when asked, fetch when told, else wait."""
     act_at = None
     asked = time.monotonic()
+    again_at = 0.0  # a fetch that drew nothing (a 204: put off) asks again two seconds on
     while True:
         now = time.monotonic()
         if now >= deadline:
@@ -132,12 +134,18 @@ def play_streamed(seat: Seat, deadline: float, think: float) -> None:
             seat.act()
             asked = time.monotonic()
             continue
-        if seat.pushed > seat.version or now - asked >= SAFETY_SECONDS:
+        if (seat.pushed > seat.version and now >= again_at) or now - asked >= SAFETY_SECONDS:
             seat.wake.clear()
+            shown = seat.version
             seat.catch_up()
             asked = time.monotonic()
+            if seat.version == shown:
+                again_at = asked + AGAIN_SECONDS
             continue
+        behind = seat.pushed > seat.version
         wake = min(act_at or deadline, asked + SAFETY_SECONDS, deadline)
+        if behind:
+            wake = min(wake, again_at)
         seat.wake.wait(max(0.0, wake - now))
         seat.wake.clear()
 

@@ -609,6 +609,8 @@
   var reopenMs = 1000;
   var lastAsked = Date.now();
   var SAFETY_MS = 20000;
+  var AGAIN_MS = 2000; // a fetch that drew nothing (a 204: put off by a busy process) asks again then
+  var againAt = 0;
 
   function pollBox() {
     return $("#table .net-poll");
@@ -624,12 +626,19 @@
     var drawn = drawnVersion();
     if (!box || drawn === null || pushed <= drawn || catchingUp || !window.htmx) return;
     if ($("#table .htmx-request, #table.htmx-request")) return; // a move's answer is on its way
+    if (Date.now() < againAt) return; // the timer set then asks
     catchingUp = true;
     lastAsked = Date.now();
     htmx.ajax("GET", box.getAttribute("hx-get"), { source: "#table", target: "#table", swap: "outerHTML" }).then(
       function () {
         catchingUp = false;
-        setTimeout(catchUp, 0);
+        if (drawnVersion() === drawn) {
+          // nothing drawn: asking again at once would press on a busy process in a loop
+          againAt = Date.now() + AGAIN_MS;
+          setTimeout(catchUp, AGAIN_MS);
+        } else {
+          setTimeout(catchUp, 0);
+        }
       },
       function () {
         catchingUp = false;
