@@ -34,7 +34,8 @@ from tools.loadtest import HOST
 from tools.stats import median, percentile
 
 SAFETY_SECONDS = 20.0  # hearts.js: with its stream open a page still asks this often
-AGAIN_SECONDS = 2.0  # hearts.js: after a fetch that drew nothing, the next waits this long
+AGAIN_SECONDS = (0.05, 2.0)  # hearts.js: after a fetch that drew nothing, the next waits
+# the first of these, doubled after each such fetch in a row up to the second
 DATA = re.compile(rb"data: (\d+)\n")
 
 
@@ -122,7 +123,8 @@ def play_streamed(seat: Seat, deadline: float, think: float) -> None:
     """hearts.js with its stream open: act when asked, fetch when told, else wait."""
     act_at = None
     asked = time.monotonic()
-    again_at = 0.0  # a fetch that drew nothing (a 204: put off) asks again two seconds on
+    again_at = 0.0  # a fetch that drew nothing (a 204: put off) asks again a while on
+    again = AGAIN_SECONDS[0]
     while True:
         now = time.monotonic()
         if now >= deadline:
@@ -140,7 +142,10 @@ def play_streamed(seat: Seat, deadline: float, think: float) -> None:
             seat.catch_up()
             asked = time.monotonic()
             if seat.version == shown:
-                again_at = asked + AGAIN_SECONDS
+                again_at = asked + again
+                again = min(again * 2, AGAIN_SECONDS[1])
+            else:
+                again = AGAIN_SECONDS[0]
             continue
         behind = seat.pushed > seat.version
         wake = min(act_at or deadline, asked + SAFETY_SECONDS, deadline)

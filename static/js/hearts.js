@@ -609,7 +609,12 @@
   var reopenMs = 1000;
   var lastAsked = Date.now();
   var SAFETY_MS = 20000;
-  var AGAIN_MS = 2000; // a fetch that drew nothing (a 204: put off by a busy process) asks again then
+  // A fetch that drew nothing (a 204: put off by a busy process, often while the very move it
+  // was told of is being answered) asks again after 50 ms, then twice as long each time up to
+  // two seconds: soon, but never in a loop.
+  var AGAIN_FIRST_MS = 50;
+  var AGAIN_MOST_MS = 2000;
+  var againMs = AGAIN_FIRST_MS;
   var againAt = 0;
 
   function pollBox() {
@@ -634,9 +639,11 @@
         catchingUp = false;
         if (drawnVersion() === drawn) {
           // nothing drawn: asking again at once would press on a busy process in a loop
-          againAt = Date.now() + AGAIN_MS;
-          setTimeout(catchUp, AGAIN_MS);
+          againAt = Date.now() + againMs;
+          setTimeout(catchUp, againMs);
+          againMs = Math.min(againMs * 2, AGAIN_MOST_MS);
         } else {
+          againMs = AGAIN_FIRST_MS;
           setTimeout(catchUp, 0);
         }
       },
