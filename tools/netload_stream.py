@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import random
 import re
 import socket
 import sys
@@ -129,6 +130,8 @@ def play_streamed(seat: Seat, deadline: float, think: float) -> None:
         now = time.monotonic()
         if now >= deadline:
             return
+        if seat.start_at is not None and now >= seat.start_at:
+            seat.start_at, seat.todo = None, ("start", {})
         if seat.todo is not None and act_at is None:
             act_at = now + think
         if act_at is not None and now >= act_at:
@@ -148,14 +151,16 @@ def play_streamed(seat: Seat, deadline: float, think: float) -> None:
                 again = AGAIN_SECONDS[0]
             continue
         behind = seat.pushed > seat.version
-        wake = min(act_at or deadline, asked + SAFETY_SECONDS, deadline)
+        wake = min(act_at or deadline, asked + SAFETY_SECONDS, deadline, seat.start_at or deadline)
         if behind:
             wake = min(wake, again_at)
         seat.wake.wait(max(0.0, wake - now))
         seat.wake.clear()
 
 
-def arrivals(tables: list[list[Seat]], end: float) -> tuple[list[float], list[float], int]:
+def arrivals(
+    tables: list[list[Seat]], end: float, since: float = 0.0
+) -> tuple[list[float], list[float], int]:
     """For each move and each other person at its table: ms from the move's request sent, and
     from its answer, until that person had a table at least as new; and the moves made more
     than 5 s before ``end`` that some person never had."""
@@ -165,6 +170,8 @@ def arrivals(tables: list[list[Seat]], end: float) -> tuple[list[float], list[fl
     for people in tables:
         for mover in people:
             for version, sent, answered in mover.moved:
+                if sent < since:
+                    continue
                 for other in people:
                     if other is mover:
                         continue
@@ -241,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
             person.stream_port = ports[index % len(ports)]
         shares = netload.CPUShares(url)
         servers = shares.servers
-        end = time.monotonic() + args.idle_seconds + args.seconds + 5
+        end = time.monotonic() + args.idle_seconds + args.stagger + args.seconds + 5
         opened = [threading.Event() for person in people if person.streamed]
         if streamed:
             for person, told in zip([p for p in people if p.streamed], opened, strict=True):
@@ -255,14 +262,24 @@ def run(args: argparse.Namespace) -> int:
         print(idle.report(args.idle_seconds))
         pss, rss = memory(servers)
         print(f"  instances' memory, idle: PSS {pss:.0f} MB, RSS {rss:.0f} MB (both, all workers)")
-        netload.in_threads(
-            [lambda p=p: netload.start_table(p) for p in tables], time.monotonic() + 60
-        )
+        if not args.stagger:
+            netload.in_threads(
+                [lambda p=p: netload.start_table(p) for p in tables], time.monotonic() + 60
+            )
         stats.moves.clear()
         begin = time.monotonic()
+        if args.stagger:  # as in netload: the tables start over --stagger s, counted from then
+            draw = random.Random(0)
+            for table in tables:
+                table[0].start_at = begin + draw.uniform(0, args.stagger)
+            print(f"  the tables start over {args.stagger:g} s; the figures count from then on")
+        stats.since = begin + args.stagger
+        since_clock = time.perf_counter() + args.stagger  # the same moment, on the clock
         shares = netload.CPUShares(url)
-        deadline = begin + args.seconds
-        deadline_clock = time.perf_counter() + args.seconds  # the same moment, on the clock
+        if args.stagger:
+            threading.Timer(args.stagger, shares.restart).start()
+        deadline = stats.since + args.seconds
+        deadline_clock = since_clock + args.seconds
         jobs = [
             (lambda p=p: play_streamed(p, deadline, args.think))
             if p.streamed
@@ -270,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
             for p in people
         ]
         netload.in_threads(jobs, deadline + netload.TIMEOUT)
-        seconds = time.monotonic() - begin
+        seconds = time.monotonic() - stats.since
         cpu = shares.report(seconds)
         pss, rss = memory(servers)
         CLOSING.set()
@@ -280,7 +297,8 @@ def run(args: argparse.Namespace) -> int:
                 with contextlib.suppress(OSError):
                     person.sock.shutdown(socket.SHUT_RDWR)
         stack.close()
-        move_post = netload.server_times(netload.access_entries(logs), "", "200", method="POST")
+        entries = netload.access_entries(logs, since=time.time() - seconds)
+        move_post = netload.server_times(entries, "", "200", method="POST")
     groups = {"stream": [t for t in tables if t[0].streamed]}
     groups["poll"] = [t for t in tables if not t[0].streamed]
     print(f"  during play ({seconds:.0f} s):")
@@ -297,7 +315,7 @@ def run(args: argparse.Namespace) -> int:
     for mode, group in groups.items():
         if not group:
             continue
-        from_sent, from_answer, lost = arrivals(group, deadline_clock)
+        from_sent, from_answer, lost = arrivals(group, deadline_clock, since_clock)
         missing += lost
         print(f"  a move until the other three have its table ({mode}, {len(group)} tables):")
         print(f"    from the move sent      {spread(from_sent)}")
