@@ -76,9 +76,9 @@ def dealer_gone_limit() -> int:
 def reachable(view, poll: bool = False):
     """A database that fails mid-request (a lost connection, say) is a 503 with a sentence:
     the transaction was rolled back, so the table is as it was. A ``poll`` gets the quiet 204
-    instead, with ``Hearts-Poll: retry``: the page keeps its table and asks again two seconds on
-    (a sentence would take the table's place and stop its polling over a passing hiccup); the
-    person is told when they next act, if the trouble lasts."""
+    instead, with ``Hearts-Poll: retry``: the page keeps its table and asks again at its next
+    poll (a sentence would take the table's place and stop its polling over a passing hiccup);
+    the person is told when they next act, if the trouble lasts."""
 
     @functools.wraps(view)
     def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
