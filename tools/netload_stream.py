@@ -275,6 +275,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  the tables start over {args.stagger:g} s; the figures count from then on")
         stats.since = begin + args.stagger
         since_clock = time.perf_counter() + args.stagger  # the same moment, on the clock
+        measured_from = time.time() + args.stagger  # and as the access logs tell it
         shares = netload.CPUShares(url)
         if args.stagger:
             threading.Timer(args.stagger, shares.restart).start()
@@ -297,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
                 with contextlib.suppress(OSError):
                     person.sock.shutdown(socket.SHUT_RDWR)
         stack.close()
-        entries = netload.access_entries(logs, since=time.time() - seconds)
+        entries = netload.access_entries(logs, since=measured_from)
         move_post = netload.server_times(entries, "", "200", method="POST")
     groups = {"stream": [t for t in tables if t[0].streamed]}
     groups["poll"] = [t for t in tables if not t[0].streamed]
