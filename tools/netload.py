@@ -205,6 +205,11 @@ class Person:
             self.end_put_off()
         return status == 200
 
+    def start_if_due(self, now: float) -> None:
+        """A dealer with --stagger: Start is what to press once its moment has come."""
+        if self.start_at is not None and now >= self.start_at:
+            self.start_at, self.todo = None, ("start", {})
+
     def end_put_off(self) -> None:
         if self.put_off:
             with self.stats.lock:
@@ -262,8 +267,7 @@ def play(person: Person, deadline: float, think: float) -> None:
         now = time.monotonic()
         if now >= deadline:
             return
-        if person.start_at is not None and now >= person.start_at:
-            person.start_at, person.todo = None, ("start", {})
+        person.start_if_due(now)
         if person.todo is not None and act_at is None:
             act_at = now + think
         if act_at is not None and now >= act_at:
@@ -369,6 +373,14 @@ def start_table(people: list[Person]) -> None:
     for person in people[1:]:
         _, html = person.send("GET", f"/t/{person.code}/")
         person.read(html)
+
+
+def stagger_starts(tables: list[list[Person]], begin: float, stagger: float) -> None:
+    """Tables begin as people arrive, not in the same second: each dealer presses Start at a
+    moment drawn over the ``stagger`` seconds from ``begin``; the figures count from then."""
+    draw = random.Random(0)
+    for table in tables:
+        table[0].start_at = begin + draw.uniform(0, stagger)
 
 
 def in_threads(jobs, deadline: float) -> None:
@@ -673,11 +685,7 @@ def run(args: argparse.Namespace) -> int:
         stats.moves.clear()
         begin = time.monotonic()
         if args.stagger:
-            # tables begin as people arrive, not in the same second: each dealer presses Start
-            # at a moment drawn over the first --stagger seconds; the figures count from then
-            draw = random.Random(0)
-            for table in tables:
-                table[0].start_at = begin + draw.uniform(0, args.stagger)
+            stagger_starts(tables, begin, args.stagger)
             print(
                 f"  {len(tables)} tables dealt, {setup_errors} errors in setup; they start over"
                 f" {args.stagger:g} s, and the figures below count from then on"

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import random
 import re
 import socket
 import sys
@@ -130,8 +129,7 @@ def play_streamed(seat: Seat, deadline: float, think: float) -> None:
         now = time.monotonic()
         if now >= deadline:
             return
-        if seat.start_at is not None and now >= seat.start_at:
-            seat.start_at, seat.todo = None, ("start", {})
+        seat.start_if_due(now)
         if seat.todo is not None and act_at is None:
             act_at = now + think
         if act_at is not None and now >= act_at:
@@ -269,9 +267,7 @@ def run(args: argparse.Namespace) -> int:
         stats.moves.clear()
         begin = time.monotonic()
         if args.stagger:  # as in netload: the tables start over --stagger s, counted from then
-            draw = random.Random(0)
-            for table in tables:
-                table[0].start_at = begin + draw.uniform(0, args.stagger)
+            netload.stagger_starts(tables, begin, args.stagger)
             print(f"  the tables start over {args.stagger:g} s; the figures count from then on")
         stats.since = begin + args.stagger
         since_clock = time.perf_counter() + args.stagger  # the same moment, on the clock

@@ -87,9 +87,7 @@ def reachable(view, poll: bool = False):
         except Exception as error:
             if not database_failed(error):
                 raise
-            is_busy = isinstance(error, store.Busy) or store.busy_error(error)
-            if not is_busy:
-                log.warning("network table: the database failed", exc_info=True)
+            is_busy = noted(error)
             if poll:
                 return ask_again()
             code = kwargs.get("code", "")
@@ -106,6 +104,15 @@ def database_failed(error: BaseException) -> bool:
     a bug. Django wraps most driver errors, not all: a cursor closed on a lost connection
     raises the driver's own (sqlite3.ProgrammingError, for one)."""
     return isinstance(error, store.Busy | DatabaseError | connection.Database.Error)
+
+
+def noted(error: BaseException) -> bool:
+    """Whether the database's failure is a busy row (a lock wait run out); any other failure
+    is logged."""
+    is_busy = isinstance(error, store.Busy) or store.busy_error(error)
+    if not is_busy:
+        log.warning("network table: the database failed", exc_info=True)
+    return is_busy
 
 
 def ask_again() -> HttpResponse:
@@ -542,7 +549,7 @@ class QuietPollMiddleware:
             except Exception as error:
                 if not database_failed(error):
                     raise
-                log.warning("network table: the database failed", exc_info=True)
+                noted(error)
                 return ask_again()
             request.META[QUIET_ASKED] = True  # the view need not ask again
         return self.get_response(request)
