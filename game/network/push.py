@@ -35,6 +35,7 @@ heard, and a round trip every ``ALIVE_SECONDS`` tells a silently dead one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import os
@@ -118,12 +119,16 @@ class Hub:
         self.watches: dict[str, set[Watch]] = {}
         self.task: asyncio.Task | None = None
         self.listening = False  # PostgreSQL: the LISTEN session is connected now
+        self.watched = asyncio.Event()  # SQLite: set when a stream opens here
         # PostgreSQL: code -> (the newest version heard since the session connected, when)
         self.heard: dict[str, tuple[int, float]] = {}
 
     def start(self) -> None:
         """Start the listener if it is not running (call on the event loop)."""
-        self.loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:
+            self.watched = asyncio.Event()  # an event belongs to one loop
+        self.loop = loop
         if self.task is None or self.task.done():
             self.task = self.loop.create_task(self.listen())
 
@@ -132,6 +137,7 @@ class Hub:
         found = Watch()
         self.watches.setdefault(code, set()).add(found)
         self.start()
+        self.watched.set()
         return found
 
     def hear(self, payload: str) -> None:
@@ -207,9 +213,12 @@ class Hub:
         seen = None
         looked = 0.0
         while True:
-            await asyncio.sleep(CHANGE_SECONDS if path else WATCH_SECONDS)
-            if not self.watches:
+            if not self.watches:  # no stream here, nothing to tell: wait for the first
+                self.watched.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.watched.wait(), WATCH_SECONDS)
                 continue
+            await asyncio.sleep(CHANGE_SECONDS if path else WATCH_SECONDS)
             changed = True
             if path:
                 try:
