@@ -109,7 +109,7 @@ def test_todays_players_against_themselves_differ_by_nothing(capsys):
     # today's players as ours against today's makes every hand's differential exactly zero
     from tools.bench import main
 
-    main(["--hands", "4", "--only", "todays", "--workers", "1", "--think", "0", "--ours", "today"])
+    main(["--hands", "8", "--only", "todays", "--workers", "1", "--think", "0", "--ours", "today"])
     out = capsys.readouterr().out
     assert "ours vs 3 today's" in out
     assert "differential  +0.00 +- 0.00 (paired)" in out

@@ -461,9 +461,18 @@ def main(argv: list[str] | None = None) -> int:
     jit.core()  # loaded once here, before the worker processes fork
     today.jit.core()
     tune(args.budget, args.set)
+    global OURS
+    seated = OURS
     if args.ours == "today":
-        global OURS
         OURS = Kind("ours", today.choose_pass, today.choose_play)  # the workers fork after this
+    try:
+        return match_ups(args)
+    finally:
+        OURS = seated
+
+
+def match_ups(args: argparse.Namespace) -> int:
+    """Play and print the match-ups ``args`` ask for; 1 if a target is missed."""
     deals = max(1, math.ceil(args.hands / 4))
     indices = range(args.first, args.first + deals)
     only = tuple(sorted({SHORT_NAMES.index(name) for name in args.only or ()}))
