@@ -112,8 +112,9 @@ def test_playouts_agree_card_for_card(fast):
         )
         slow_cards: list[int] = []
         fast_cards: list[int] = []
-        slow = sim.playout(hands[:], *args, slow_cards)
-        quick = fast.playout(hands[:], *args, fast_cards)
+        hunter = rng.below(5) - 1  # a seat imagined going for the moon, or -1 for none
+        slow = sim.playout(hands[:], *args, slow_cards, hunter)
+        quick = fast.playout(hands[:], *args, fast_cards, hunter)
         assert quick == slow
         assert fast_cards == slow_cards
 

@@ -36,6 +36,7 @@ MOON_STRENGTH = 1.4
 STOP_SHARE = 0.5  # of the imagined deals, the share in which the others fight our moon
 FALLBACK_EDGE = 0.5  # total points by which the heuristic's own card wins a near tie
 OTHERS_CREDIT = 0.05  # per point that goes to another seat instead of us
+HUNT_SHARE = 0.0  # of the deals, the share in which another seat holding every point shoots
 MOON_RANK_FLOOR = RANKS.index("9")  # a ten weighs 1 towards a moon, an ace 5
 PASS_SIZE = 3
 QUEEN_GUARDS = 3  # low spades that keep the queen safe to hold
@@ -147,6 +148,7 @@ def _search(
     held = core.buffer(pts)
     record = core.buffer([0] * 52)
     sums = core.reals(len(options))
+    hunter = suspect(know)
     alive = list(range(len(options)))
     seen = 0
     budget = CARD_BUDGET
@@ -155,8 +157,9 @@ def _search(
         deals = max(MIN_DEALS if round_ == 0 else 0, share // (len(alive) * remaining))
         deals = min(deals, MAX_DEALS - seen)
         if deals > 0:
+            drawn = sampler.draw_many(rng, deals, core)
             core.search_round(
-                sampler.draw_many(rng, deals, core),
+                drawn,
                 deals,
                 seen,
                 STOP_SHARE,
@@ -175,6 +178,8 @@ def _search(
                 OTHERS_CREDIT,
                 sums,
                 record,
+                hunter,
+                moon_odds(core, know, drawn, deals, hunter),
             )
         budget -= deals * len(alive) * remaining
         Tally.cards += deals * len(alive) * remaining
@@ -194,6 +199,23 @@ def _search(
             best_key = key
             best = card
     return best
+
+
+def suspect(know: Knowledge) -> int:
+    """Another seat that holds every point taken so far (-1 if none): the seat whose moon the
+    search imagines in some deals."""
+    total = sum(know.pts)
+    if not total:
+        return -1
+    for s in range(4):
+        if s != know.seat and know.pts[s] == total:
+            return s
+    return -1
+
+
+def moon_odds(core, know: Knowledge, drawn, deals: int, hunter: int):
+    """For each of the ``deals`` deals drawn, the chance that ``hunter`` is going for the moon."""
+    return core.buffer_reals([HUNT_SHARE if hunter >= 0 else 0.0] * max(deals, 1))
 
 
 def moon_strength(hand: int) -> float:

@@ -24,7 +24,9 @@ from .brain import (
     STOP_SHARE,
     decide_pass,
     distinct_cards,
+    moon_odds,
     moon_strength,
+    suspect,
 )
 from .deals import DealSampler, knowledge_of
 from .view import View
@@ -81,6 +83,7 @@ def appraise(view: View, core=None) -> Appraisal | None:
     deals = min(max(deals, MIN_DEALS), MAX_REVIEW_DEALS)
     rng = SplitMix64.for_key(PLAY_STREAM, view.number, view.hand_number, view.cards_played, me)
     drawn = DealSampler(know).draw_many(rng, deals, core)
+    hunter = suspect(know)
     leader = view.trick_leader if view.trick_leader is not None else me
     sums = core.reals(len(options))
     core.search_round(
@@ -103,6 +106,8 @@ def appraise(view: View, core=None) -> Appraisal | None:
         0.0,  # the seat's own points only: what a person is told it cost
         sums,
         core.buffer([0] * 52),
+        hunter,
+        moon_odds(core, know, drawn, deals, hunter),
     )
     values: dict[int, float] = {}
     moon_value: dict[int, float] = {}
@@ -141,6 +146,7 @@ def _moon_share(core, drawn, deals: int, view: View, leader: int, pts, know, car
             me,
             me,
             stop,
+            -1,
             record,
         )
         made += int(after[me]) == MOON
@@ -199,6 +205,7 @@ def appraise_pass(view: View, passed: Sequence[int], core=None) -> tuple[float, 
                 -1,
                 me,
                 stop,
+                -1,
                 record,
             )
             score = rules.hand_score([int(p) for p in after], view.moon_off_shooter)

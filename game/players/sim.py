@@ -75,6 +75,7 @@ MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
 DRAW_TRIES = 20  # greedy deals tried before the matching unties a knot
 NO_DEAL = -1
+GOLDEN_SHARE = 0.6180339887498949  # steps of a low-discrepancy sequence on [0, 1)
 
 
 def buffer(values) -> list[int]:
@@ -96,6 +97,13 @@ def reals(n: int) -> list[float]:
     if COMPILED:
         return np.zeros(n, dtype=np.float64)
     return [0.0] * n
+
+
+def buffer_reals(values) -> list[float]:
+    """Floats in the container this form's hot code takes: a list, or a float64 array."""
+    if COMPILED:
+        return np.array(values, dtype=np.float64)
+    return [float(v) for v in values]
 
 
 def seed(state: int):
@@ -349,7 +357,7 @@ def _lead_to_win(legal, hand, gone):
 
 
 @hot
-def play_out(hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, record):
+def play_out(hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, hunter, record):
     """``playout`` on this form's containers: ``trick`` holds ``n`` cards (room for four), the
     cards played go to ``record`` (room for 52); ``hands`` is changed in place."""
     pts = pts.copy()
@@ -383,9 +391,24 @@ def play_out(hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, r
                     for x in range(4):
                         if not h & SUIT[x]:
                             voids |= 1 << x
+        if hunter >= 0 and total:
+            if pts[hunter] != total:
+                hunter = -1  # someone else took a point: the imagined moon is off
+            else:
+                threat = hunter  # every seat sees the imagined shooter's moon coming
         while n < 4:
             seat = (leader + n) % 4
-            if me >= 0 and seat != me and not (stop and threat == me):
+            if seat == hunter and seat != me:
+                c = pick(
+                    hands[seat], n, win, tpts, first, broken, gone, True, -1, 0, voids
+                )  # fmt: skip
+            elif me >= 0 and seat != me and hunter >= 0 and total:
+                # the others fight the imagined shooter once it holds every point so far
+                c = pick(
+                    hands[seat], n, win, tpts, first, broken, gone, False, hunter,
+                    (leader + win_i) % 4, voids,
+                )  # fmt: skip
+            elif me >= 0 and seat != me and not (stop and threat == me):
                 c = duck_pick(hands[seat], n, win, first, broken)
             else:
                 c = pick(
@@ -437,6 +460,7 @@ def playout(
     me: int = -1,
     stop: bool = False,
     record: list[int] | None = None,
+    hunter: int = -1,
 ) -> list[int]:
     """Play the hand out with ``pick`` for every seat; returns points taken (before moon).
 
@@ -447,13 +471,17 @@ def playout(
     playing them as eager as ourselves. With ``stop`` they turn on us once we hold every point
     so far (a moon threat) and play to take one, as real opponents who see a moon coming do.
     ``record``, if given, receives every card played, so that a test can replay them in ``Game``.
+    ``hunter`` is another seat imagined going for the moon: it plays ``pick`` as a shooter for as
+    long as nobody else has a point, and the seats other than ``me`` play ``pick`` against it
+    once it holds every point so far (from the start when it is given).
     """
     held = buffer(hands)
     table = buffer([*trick, 0, 0, 0, 0][:4])
     cards = buffer([0] * 52)
     after = play_out(
-        held, leader, table, len(trick), buffer(pts), gone, ntricks, plan_seat, me, stop, cards
-    )
+        held, leader, table, len(trick), buffer(pts), gone, ntricks, plan_seat, me, stop, hunter,
+        cards,
+    )  # fmt: skip
     for s in range(4):
         hands[s] = int(held[s])
     if record is not None:
@@ -487,14 +515,19 @@ def utility(pts, me, moon_off_shooter, credit):
 @hot
 def search_round(
     deals, ndeals, seen, stop_share, me, leader, trick, n, pts, gone, ntricks,
-    cards, plans, alive, nalive, moon_off_shooter, credit, totals, record,
+    cards, plans, alive, nalive, moon_off_shooter, credit, totals, record, hunter, odds,
 ):  # fmt: skip
     """Every candidate ``alive[:nalive]`` (card ``cards[k]``, moon plan ``plans[k]``) played in
     each of ``deals[:ndeals]`` and finished by ``play_out``; adds each one's utility to
     ``totals[k]``. ``seen`` deals came before: they fix which deals have the others fight a moon.
+    ``hunter`` (-1 for none) goes for the moon in deal ``i`` with the chance ``odds[i]``: in the
+    deals picked by a low-discrepancy sequence, so that the share is kept without a generator.
     """
     for i in range(ndeals):
         stop = ((seen + i) * stop_share) % 1.0 < stop_share
+        shooter = -1
+        if hunter >= 0 and ((seen + i) * GOLDEN_SHARE) % 1.0 < odds[i]:
+            shooter = hunter
         for a in range(nalive):
             k = alive[a]
             card = cards[k]
@@ -502,8 +535,9 @@ def search_round(
             trial[me] ^= 1 << card
             trick[n] = card
             after = play_out(
-                trial, leader, trick, n + 1, pts, gone, ntricks, plans[k], me, stop, record
-            )
+                trial, leader, trick, n + 1, pts, gone, ntricks, plans[k], me, stop, shooter,
+                record,
+            )  # fmt: skip
             totals[k] += utility(after, me, moon_off_shooter, credit)
 
 
