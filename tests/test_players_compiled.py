@@ -14,7 +14,7 @@ import pytest
 
 from game.engine import Card, SplitMix64
 from game.engine.rules import mask_of
-from game.players import jit, sim, view_of
+from game.players import brain, jit, sim, view_of
 from game.players.brain import decide_play
 from game.players.deals import DealSampler, knowledge_of
 
@@ -150,9 +150,16 @@ def test_the_draw_keeps_the_engines_random_numbers(fast):
 
 
 def test_the_search_decides_alike_in_both_forms(fast):
-    for game, _ in positions(25, 0x5EA):
+    # on the same budget: the Python form's own (smaller), and on a few the compiled one's
+    for k, (game, _) in enumerate(positions(25, 0x5EA)):
         view = view_of(game, game.turn)
-        assert decide_play(view, fast) == decide_play(view, sim)
+        budget = brain.CARD_BUDGET if k % 8 == 0 else brain.PYTHON_BUDGET
+        assert decide_play(view, fast, budget=budget) == decide_play(view, sim, budget=budget)
+
+
+def test_the_python_form_thinks_on_its_own_budget(fast):
+    assert brain.budget_of(fast) == brain.CARD_BUDGET
+    assert brain.budget_of(sim) == brain.PYTHON_BUDGET <= brain.CARD_BUDGET
 
 
 def test_healthz_detail_says_the_players_are_compiled(client, fast):
@@ -205,7 +212,7 @@ def test_without_numba_the_site_plays_in_python_and_says_so_once():
     )
     out = done.stdout + done.stderr
     assert done.returncode == 0, out
-    assert "HEALTH ok | players: python" in out
+    assert "HEALTH ok | players: python, on a smaller budget (" in out
     assert "PLAYED 2" in out
     assert "STATUS python" in out
     warnings = [line for line in out.splitlines() if "did not load" in line]

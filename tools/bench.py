@@ -232,7 +232,7 @@ def run_deal(index: int, only: tuple[int, ...] = ()) -> DealResult:
 
 
 def tune(budget: float, settings: list[str]) -> None:
-    """Multiply the players' card budget and deal cap by ``budget``; set brain's constants from
+    """Multiply the players' card budget (compiled) by ``budget``; set brain's constants from
     "NAME=VALUE" strings (a number, else the text): for trying a change from the command line."""
     from game.players import brain
 
@@ -244,7 +244,6 @@ def tune(budget: float, settings: list[str]) -> None:
         setattr(brain, name, type(old)(float(value)) if isinstance(old, int | float) else value)
     if budget != 1.0:
         brain.CARD_BUDGET = round(brain.CARD_BUDGET * budget)
-        brain.MAX_DEALS = round(brain.MAX_DEALS * budget)
 
 
 def mean_ci(values: list[float]) -> tuple[float, float]:
@@ -280,7 +279,7 @@ def think_positions(count: int, first: int = 0) -> list:
 def think_table(count: int, first: int = 0) -> bool:
     """Thinking CPU time per play decision of the compiled and the Python search core, on the
     same positions, one after the other; prints the table; whether they decided alike."""
-    from game.players import jit, sim
+    from game.players import brain, jit, sim
     from game.players.brain import decide_play
 
     form, detail = jit.status()
@@ -291,16 +290,17 @@ def think_table(count: int, first: int = 0) -> bool:
     views = think_positions(count, first)
     times: dict[str, list[float]] = {"compiled": [], "python": []}
     differ = 0
+    budget = brain.CARD_BUDGET  # both forms on the same budget, so the same card
     for view in views:
         cards = []
         for name, core in (("compiled", fast), ("python", sim)):
             start = time.thread_time()
-            cards.append(decide_play(view, core))
+            cards.append(decide_play(view, core, budget=budget))
             times[name].append(time.thread_time() - start)
         differ += cards[0] != cards[1]
     print(
         f"search core: thinking CPU time per play decision, {len(views)} positions, both forms "
-        f"on each (today's budget, {detail})"
+        f"on each ({brain.CARD_BUDGET:,} simulated cards a decision, {detail})"
     )
     print(f"  {'':10} {'median':>10} {'p99':>10} {'mean':>10}")
     for name, values in times.items():

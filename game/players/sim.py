@@ -542,6 +542,83 @@ def search_round(
 
 
 @hot
+def duck_pass(hand):
+    """The three highest cards by rank (the higher suit on a tie): how the search imagines the
+    other seats pass."""
+    out = 0
+    taken = 0
+    for i in range(len(RANK_ORDER) - 1, -1, -1):
+        c = RANK_ORDER[i]
+        if hand >> c & 1:
+            out |= 1 << c
+            taken += 1
+            if taken == 3:
+                break
+    return out
+
+
+@hot
+def pass_round(
+    deals, ndeals, me, offset, passes, npasses, stop_share, moon_off_shooter, credit, totals,
+    record,
+):  # fmt: skip
+    """Every candidate pass ``passes[:npasses]`` (a mask of three of ``me``'s cards) tried in each
+    of ``deals[:ndeals]`` (the hands as dealt): the others pass ``duck_pass``, each seat to the
+    seat ``offset`` on, and the hand is played out by ``play_out`` from its first lead; adds the
+    utility to ``totals[k]``."""
+    hands = deals[0].copy()
+    given = deals[0].copy()
+    pts = deals[0].copy()
+    trick = deals[0].copy()
+    for i in range(ndeals):
+        stop = (i * stop_share) % 1.0 < stop_share
+        for s in range(4):
+            given[s] = duck_pass(deals[i][s])
+        for k in range(npasses):
+            given[me] = passes[k]
+            for s in range(4):
+                hands[s] = deals[i][s] & ~given[s]
+            for s in range(4):
+                hands[(s + offset) % 4] |= given[s]
+            leader = 0
+            for s in range(4):
+                pts[s] = 0
+                trick[s] = 0
+                if hands[s] & 1:
+                    leader = s
+            after = play_out(hands, leader, trick, 0, pts, 0, 0, -1, me, stop, -1, record)
+            totals[k] += utility(after, me, moon_off_shooter, credit)
+
+
+@hot
+def shooter_odds(
+    deals, ndeals, seat, cards, ns, wins, tpts, firsts, brokens, gones, held, nplays, prior, ratio,
+    out,
+):  # fmt: skip
+    """For each of ``deals[:ndeals]``, the chance that ``seat`` is going for the moon, read from
+    its ``nplays`` plays so far: play ``k`` was card ``cards[k]``, the ``ns[k]``-th of its trick,
+    with ``wins[k]`` winning and ``tpts[k]`` points on the table, from the hand the deal gives
+    the seat plus ``held[k]`` (the cards it has played since, this one included). A play that a
+    shooter (``pick`` going for every trick) would make and a careful ducker would not
+    multiplies the odds ``prior`` by ``ratio``; the other way round divides them."""
+    for i in range(ndeals):
+        hand = deals[i][seat]
+        odds = prior
+        for k in range(nplays):
+            h = hand | held[k]
+            first = firsts[k] != 0
+            broken = brokens[k] != 0
+            d = duck_pick(h, ns[k], wins[k], first, broken)
+            s = pick(h, ns[k], wins[k], tpts[k], first, broken, gones[k], True, -1, 0, 0)
+            if d != s:
+                if cards[k] == s:
+                    odds *= ratio
+                elif cards[k] == d:
+                    odds /= ratio
+        out[i] = odds / (1.0 + odds)
+
+
+@hot
 def _mix(z):
     z = ((z ^ (z >> 30)) * MIX1) & MASK64
     z = ((z ^ (z >> 27)) * MIX2) & MASK64
