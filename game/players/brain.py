@@ -26,12 +26,12 @@ from game.engine.rules import (
     suit_of,
 )
 
-from .deals import DealSampler, Knowledge, knowledge_of, plays_of
+from .deals import DealSampler, Knowledge, knowledge_of, others_plays, plays_of
 from .sim import AS, KS, high, moon_threat, pick, table_state
 from .view import View
 
 PLAY_STREAM = 0x91A7
-CARD_BUDGET = 12000  # simulated cards per decision in compiled code, among deals and candidates
+CARD_BUDGET = 48000  # simulated cards per decision in compiled code, among deals and candidates
 PYTHON_BUDGET = 12000  # the same in the Python form, some 30 times slower (a smaller budget)
 MIN_DEALS = 6
 CARDS_PER_DEAL = 80  # the deals searched are at most the budget over this (150 for 12,000)
@@ -43,6 +43,7 @@ OTHERS_CREDIT = 0.05  # per point that goes to another seat instead of us
 HUNT_SHARE = 0.0  # if set: the share of deals in which the lone taker of the points shoots
 HUNT_PRIOR = 0.0  # odds that a lone taker of the points shoots, before its plays are read
 HUNT_RATIO = 3.0  # how much likelier a play makes a shooter if a shooter would make it
+READ_MISS = 1.0  # a deal's weight times this per play of another seat it does not explain
 MOON_RANK_FLOOR = RANKS.index("9")  # a ten weighs 1 towards a moon, an ace 5
 PASS_SIZE = 3
 QUEEN_GUARDS = 3  # low spades that keep the queen safe to hold
@@ -168,8 +169,11 @@ def _search(
     record = core.buffer([0] * 52)
     sums = core.reals(len(options))
     hunter = suspect(know)
+    plays = others_plays(view) if READ_MISS < 1.0 else []
+    columns = [core.buffer(column) for column in zip(*plays, strict=True)] if plays else []
     alive = list(range(len(options)))
     seen = 0
+    weight = 0.0
     most = budget // CARDS_PER_DEAL
     for round_ in range(2):
         share = budget // 2 if round_ == 0 else budget
@@ -177,6 +181,9 @@ def _search(
         deals = min(deals, most - seen)
         if deals > 0:
             drawn = sampler.draw_many(rng, deals, core)
+            weights = core.buffer_reals([1.0] * deals)
+            if plays:
+                core.read_weights(drawn, deals, *columns, len(plays), READ_MISS, weights)
             core.search_round(
                 drawn,
                 deals,
@@ -199,14 +206,16 @@ def _search(
                 record,
                 hunter,
                 moon_odds(core, view, drawn, deals, hunter),
+                weights,
             )
+            weight += sum(float(w) for w in weights[:deals])
         budget -= deals * len(alive) * remaining
         Tally.cards += deals * len(alive) * remaining
         seen += deals
         totals = [float(t) for t in sums]
-        if seen:
-            best_mean = min(totals[k] for k in alive) / seen
-            alive = [k for k in alive if totals[k] / seen <= best_mean + PRUNE_MARGIN]
+        if weight:
+            best_mean = min(totals[k] for k in alive) / weight
+            alive = [k for k in alive if totals[k] / weight <= best_mean + PRUNE_MARGIN]
         if (len(alive) == 1 and not full) or budget <= 0:
             break
     best_key = None

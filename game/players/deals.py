@@ -89,6 +89,11 @@ def knowledge_of(view: View) -> Knowledge:
     )
 
 
+def others_plays(view: View) -> list[tuple[int, ...]]:
+    """Every card the other seats have played in this hand: (seat, then ``plays_of``'s)."""
+    return [(s, *play) for s in range(4) if s != view.seat for play in plays_of(view, s)]
+
+
 def plays_of(view: View, seat: int) -> list[tuple[int, int, int, int, bool, bool, int, int]]:
     """Every card ``seat`` has played in this hand, with what the table showed when it did:
     (card, its place in the trick, the card winning before it or -1, the points on the table,

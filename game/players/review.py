@@ -108,6 +108,7 @@ def appraise(view: View, core=None) -> Appraisal | None:
         core.buffer([0] * 52),
         hunter,
         moon_odds(core, view, drawn, deals, hunter),
+        core.buffer_reals([1.0] * deals),
     )
     values: dict[int, float] = {}
     moon_value: dict[int, float] = {}

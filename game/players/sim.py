@@ -515,13 +515,14 @@ def utility(pts, me, moon_off_shooter, credit):
 @hot
 def search_round(
     deals, ndeals, seen, stop_share, me, leader, trick, n, pts, gone, ntricks,
-    cards, plans, alive, nalive, moon_off_shooter, credit, totals, record, hunter, odds,
+    cards, plans, alive, nalive, moon_off_shooter, credit, totals, record, hunter, odds, weights,
 ):  # fmt: skip
     """Every candidate ``alive[:nalive]`` (card ``cards[k]``, moon plan ``plans[k]``) played in
     each of ``deals[:ndeals]`` and finished by ``play_out``; adds each one's utility to
     ``totals[k]``. ``seen`` deals came before: they fix which deals have the others fight a moon.
     ``hunter`` (-1 for none) goes for the moon in deal ``i`` with the chance ``odds[i]``: in the
     deals picked by a low-discrepancy sequence, so that the share is kept without a generator.
+    Deal ``i`` counts ``weights[i]`` times (how well it explains the play seen).
     """
     for i in range(ndeals):
         stop = ((seen + i) * stop_share) % 1.0 < stop_share
@@ -538,7 +539,7 @@ def search_round(
                 trial, leader, trick, n + 1, pts, gone, ntricks, plans[k], me, stop, shooter,
                 record,
             )  # fmt: skip
-            totals[k] += utility(after, me, moon_off_shooter, credit)
+            totals[k] += weights[i] * utility(after, me, moon_off_shooter, credit)
 
 
 @hot
@@ -588,6 +589,29 @@ def pass_round(
                     leader = s
             after = play_out(hands, leader, trick, 0, pts, 0, 0, -1, me, stop, -1, record)
             totals[k] += utility(after, me, moon_off_shooter, credit)
+
+
+@hot
+def read_weights(
+    deals, ndeals, seats, cards, ns, wins, tpts, firsts, brokens, gones, held, nplays, miss, out,
+):  # fmt: skip
+    """For each of ``deals[:ndeals]``, how well it explains the others' plays so far: play ``k``
+    was card ``cards[k]`` of seat ``seats[k]`` (as in ``shooter_odds``); a card that neither a
+    careful ducker (``duck_pick``) nor our own rules of thumb (``pick``) would have played from
+    the hand the deal gives the seat multiplies the deal's weight by ``miss``."""
+    for i in range(ndeals):
+        w = 1.0
+        for k in range(nplays):
+            h = deals[i][seats[k]] | held[k]
+            first = firsts[k] != 0
+            broken = brokens[k] != 0
+            c = cards[k]
+            ducked = c == duck_pick(h, ns[k], wins[k], first, broken)
+            if not ducked and c != pick(
+                h, ns[k], wins[k], tpts[k], first, broken, gones[k], False, -1, 0, 0
+            ):
+                w *= miss
+        out[i] = w
 
 
 @hot
