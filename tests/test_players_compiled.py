@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.engine import Card, SplitMix64
+from game.engine import Card, Game, SplitMix64
 from game.engine.rules import mask_of
 from game.players import brain, jit, sim, view_of
 from game.players.brain import decide_play
@@ -155,6 +155,23 @@ def test_the_search_decides_alike_in_both_forms(fast):
         view = view_of(game, game.turn)
         budget = brain.CARD_BUDGET if k % 8 == 0 else brain.PYTHON_BUDGET
         assert decide_play(view, fast, budget=budget) == decide_play(view, sim, budget=budget)
+
+
+def test_the_search_switched_off_parts_decide_alike_in_both_forms(fast, monkeypatch):
+    # the play reading, the imagined shooter and the searched pass are off by default (the
+    # bench found no gain); on, they too must choose the same cards compiled and in Python
+    monkeypatch.setattr(brain, "READ_MISS", 0.5)
+    monkeypatch.setattr(brain, "HUNT_PRIOR", 0.3)
+    monkeypatch.setattr(brain, "PASS_DEALS", 24)
+    budget = brain.PYTHON_BUDGET
+    for game, _ in positions(12, 0x5EB):
+        view = view_of(game, game.turn)
+        assert decide_play(view, fast, budget=budget) == decide_play(view, sim, budget=budget)
+    for number in range(1, 5):
+        game = Game.new(number)
+        for seat in range(4):
+            view = view_of(game, seat)
+            assert brain.decide_pass(view, fast) == brain.decide_pass(view, sim)
 
 
 def test_the_python_form_thinks_on_its_own_budget(fast):
