@@ -158,7 +158,7 @@ def test_after_rotation_cookies_are_signed_with_the_new_key():
 
 
 def test_the_owner_can_read_the_cookie_without_the_key():
-    """Django signs the session cookie; it does not encrypt it (README, "Deploying")."""
+    """Django signs the session cookie; it does not encrypt it (docs/deploy.md)."""
     cookie = signed_cookie_with(NEW_KEY, {"game": 617, "note": "visible"})
     payload = cookie.split(":")[0]
     compressed = payload.startswith(".")
@@ -181,7 +181,7 @@ def static_root(tmp_path_factory):
 
 
 def loopback_env(static_root, workers: int) -> dict[str, str]:
-    """Production settings on plain http://127.0.0.1, as the README describes."""
+    """Production settings on plain http://127.0.0.1, as docs/deploy.md describes."""
     return production_env(
         DJANGO_ALLOWED_HOSTS="127.0.0.1",
         DJANGO_SECURE_SSL_REDIRECT="0",
@@ -192,7 +192,7 @@ def loopback_env(static_root, workers: int) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def loopback_server(static_root, tmp_path_factory):
-    """A production-like run on plain http://127.0.0.1, as the README describes."""
+    """A production-like run on plain http://127.0.0.1, as docs/deploy.md describes."""
     env = loopback_env(static_root, workers=2)
     with gunicorn(env, tmp_path_factory.mktemp("loopback")) as server:
         yield server
