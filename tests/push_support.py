@@ -132,7 +132,8 @@ class EventStream:
         self.sock.sendall(request.encode())
         self.events: queue.Queue = queue.Queue()
         self.head = ""
-        self.comments = 0
+        self.comments = 0  # heartbeats so far
+        self.beat = threading.Condition()
         self.closed = threading.Event()
         threading.Thread(target=self.read, daemon=True).start()
 
@@ -167,7 +168,9 @@ class EventStream:
         name, data = "message", []
         for line in block.split("\n"):
             if line.startswith(":"):
-                self.comments += 1
+                with self.beat:
+                    self.comments += 1
+                    self.beat.notify_all()
             elif line.startswith("event:"):
                 name = line[6:].strip()
             elif line.startswith("data:"):
@@ -188,6 +191,13 @@ class EventStream:
             if told >= version:
                 return told
 
+    def wait_for_beats(self, count: int, timeout: float = 30) -> None:
+        """Wait until ``count`` heartbeats have come in all: however slow the machine, a
+        heartbeat comes; only a stream that has stopped beating runs out the ``timeout``."""
+        with self.beat:
+            beating = self.beat.wait_for(lambda: self.comments >= count, timeout)
+        assert beating, f"{self.comments} heartbeats of {count} in {timeout} s"
+
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
@@ -205,6 +215,38 @@ def dechunk(buffer: bytes) -> tuple[bytes, bytes]:
         out += rest[:size]
         buffer = rest[size + 2 :]
     return out, buffer
+
+
+def listeners(database: str) -> dict[str, int]:
+    """PostgreSQL's listener sessions (application name ``hearts-listener-<worker pid>``): the
+    backend's pid of each."""
+    import psycopg
+
+    with psycopg.connect(database, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT application_name, pid FROM pg_stat_activity "
+            "WHERE application_name LIKE 'hearts-listener-%'"
+        ).fetchall()
+    return dict(rows)
+
+
+def wait_listening(database: str, workers: set[int], timeout: float = 30) -> None:
+    """Wait until the listener of one of these worker processes has run its ``LISTEN``: from
+    then on every save reaches it. pg_stat_activity shows the session idle after its latest
+    statement, the ``LISTEN`` (or the round trip the listener makes every few seconds after
+    it; it makes none before)."""
+    import psycopg
+
+    names = [f"hearts-listener-{pid}" for pid in workers]
+    deadline = time.monotonic() + timeout
+    with psycopg.connect(database, autocommit=True) as conn:
+        while not conn.execute(
+            "SELECT 1 FROM pg_stat_activity WHERE application_name = ANY(%s) AND state = 'idle'"
+            " AND (query LIKE 'LISTEN %%' OR query = 'SELECT 1')",
+            [names],
+        ).fetchone():
+            assert time.monotonic() < deadline, f"no listener of {sorted(workers)} listens"
+            time.sleep(0.05)
 
 
 class Router:

@@ -18,6 +18,7 @@ from tests.push_support import (
     EventStream,
     Person,
     instance,
+    listeners,
     on_postgres,
     site_env,
     version_of,
@@ -50,9 +51,8 @@ def test_a_stream_tells_the_version_at_once_then_each_save_and_beats_between(tmp
         assert "content-security-policy:" in head
         versions = [version_of(ada.act("start"))]
         assert stream.next_version(10) == versions[-1]
-        time.sleep(1.5)  # nothing saved meanwhile: only heartbeats
-        assert stream.events.empty()
-        assert stream.comments >= 2
+        stream.wait_for_beats(stream.comments + 2)  # two beats, and nothing saved meanwhile:
+        assert stream.events.empty()  # no event either
         versions.append(version_of(ada.act("select", card=hand_of(ada)[0])))
         assert stream.next_version(10) == versions[-1]
         assert versions[-1] > versions[0] > first
@@ -105,15 +105,6 @@ def test_a_move_through_one_instance_is_told_on_a_stream_from_the_other(tmp_path
         )
         assert status == 200 and version_of(html) == version
         stream.close()
-
-
-def listeners(database: str) -> dict[str, int]:
-    with psycopg.connect(database, autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT application_name, pid FROM pg_stat_activity "
-            "WHERE application_name LIKE 'hearts-listener-%'"
-        ).fetchall()
-    return dict(rows)
 
 
 @pytest.mark.skipif(

@@ -17,7 +17,14 @@ import pytest
 from game.network.push import GONE, Hub, query_value
 from game.network.views import since_of_value
 from tests.production import run
-from tests.push_support import Person, instance, on_postgres, site_env, version_of
+from tests.push_support import (
+    Person,
+    instance,
+    on_postgres,
+    site_env,
+    version_of,
+    wait_listening,
+)
 
 DAY = 24 * 3600.0
 
@@ -126,7 +133,7 @@ def two_instances_heard(env: dict[str, str], tmp_path):
         ada, bea = Person("Ada", first.port), Person("Bea", first.port)
         bea.join(ada.deal())
         poll(bea, 0, second.port)  # B's listener starts with its first poll
-        time.sleep(1)
+        wait_listening(env["DATABASE_URL"], second.worker_pids())
         version = version_of(ada.act("start"))  # saved through A, heard by B
         heard(bea, version, second.port)
         yield ada, bea, second, version
