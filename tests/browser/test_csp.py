@@ -1,0 +1,75 @@
+"""In a real browser the page keeps to its Content-Security-Policy: no violation is reported
+while playing, and every request goes to the site's own origin."""
+
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_table import LIT, STATUS, act, click_button, give_name, pass_three
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Injected by Playwright before any of the page's own scripts: not part of the page, so not
+# subject to its policy. It records every violation the browser reports to the document.
+RECORD_VIOLATIONS = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__csp.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"}`);
+});
+"""
+
+
+class Watch:
+    def __init__(self, page: Page):
+        self.page = page
+        self.console: list[str] = []
+        self.requests: list[str] = []
+        page.add_init_script(RECORD_VIOLATIONS)
+        page.on("console", lambda message: self.console.append(message.text))
+        page.on("request", lambda request: self.requests.append(request.url))
+
+    def violations(self) -> list[str]:
+        reported = self.page.evaluate("window.__csp || []")
+        in_console = [text for text in self.console if "Content Security Policy" in text]
+        return reported + in_console
+
+
+def origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc
+
+
+def test_playing_a_hand_raises_no_csp_violation_and_stays_on_the_origin(page: Page, live_server):
+    watch = Watch(page)
+    response = page.goto(live_server.url)
+    policy = response.headers["content-security-policy"]
+    assert "default-src 'none'" in policy and "script-src 'self'" in policy
+    give_name(page, live_server.url)  # a reload, then the name prompt's form by htmx
+    pass_three(page)
+    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+    for _ in range(13):
+        act(page, page.locator(LIT).first)
+    sheet = page.locator("dialog.sheet")
+    expect(sheet).to_be_visible()  # the score sheet after the hand
+    expect(sheet.locator("tbody tr")).to_have_count(1)
+    click_button(page, "OK")
+    expect(page.locator(STATUS)).to_contain_text("Select three cards to pass")
+
+    assert watch.violations() == []
+    assert len(watch.requests) > 20  # the page, its assets, the card images and the moves
+    assert any("/static/cards/" in url for url in watch.requests)
+    foreign = [url for url in watch.requests if origin(url) != origin(live_server.url)]
+    assert foreign == []
+
+
+def test_the_watch_does_see_a_violation(page: Page, live_server):
+    """The check above is not vacuous: an inline style, which the policy forbids, is reported."""
+    watch = Watch(page)
+    page.goto(live_server.url)
+    page.evaluate(
+        "document.head.appendChild(Object.assign(document.createElement('style'),"
+        " {textContent: 'body { color: red; }'}))"
+    )
+    page.wait_for_function("window.__csp.length > 0")
+    assert any("style-src" in violation for violation in watch.violations())

@@ -1,0 +1,275 @@
+"""A network table in real time, in Chromium, against gunicorn as the Procfile runs it: each
+page streams its table's versions and fetches what came after its own.
+
+The first test measures, for every card one person plays, the time from the click in that
+person's page until the card is in the other person's page, pushed and then with the stream
+refused (the page falls back to polling): it prints both and asserts only that every card
+arrived. The second puts two instances behind a router: a move made through one appears on a
+page streaming from the other, and when that instance dies the page reconnects to the first
+and catches up from its version."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import signal
+import statistics
+import time
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.support.browser import after
+from tests.support.push import HOST, Person, Router, instance, site_env, version_of
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYS_MEASURED = 26  # two hands' cards of one person
+ARRIVAL_TIMEOUT_MS = 30_000
+LIT = "#table .hand-form[action] .card:not([aria-disabled='true'])"
+
+# In every page: the wall-clock time of each click on a card, the first time each card is put
+# on the table (a played card in the centre, added to the page), and each version streamed.
+WATCH = """
+window.__clicked = {}; window.__seen = {}; window.__told = [];
+document.addEventListener('click', e => {
+  const card = e.target.closest && e.target.closest('.hand .card');
+  if (card) window.__clicked[card.value] = Date.now();
+}, true);
+new MutationObserver(records => {
+  const now = Date.now();
+  for (const record of records) for (const node of record.addedNodes) {
+    if (!node.querySelectorAll) continue;
+    for (const el of [node, ...node.querySelectorAll('.center .played')]) {
+      const face = [...el.classList].find(c => c.startsWith('face-'));
+      if (el.matches('.center .played') && face && !(face.slice(5) in window.__seen))
+        window.__seen[face.slice(5)] = now;
+    }
+  }
+}).observe(document, {subtree: true, childList: true});
+const Original = window.EventSource;
+window.EventSource = class extends Original {
+  constructor(url, options) {
+    super(url, options);
+    this.addEventListener('table', e => window.__told.push(Number(e.data)));
+  }
+};
+"""
+
+
+def seated_page(browser: Browser, person: Person, port: int) -> Page:
+    """A browser holding ``person``'s cookies, on the table's page at ``port``."""
+    context = browser.new_context(base_url=f"http://{HOST}:{port}", reduced_motion="reduce")
+    context.set_default_timeout(30_000)
+    context.add_cookies(
+        [
+            {"name": name, "value": value, "url": f"http://{HOST}:{port}/t/"}
+            for name, value in person.cookies.items()
+        ]
+    )
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    page.goto(f"/t/{person.code}/")
+    return page
+
+
+def click(page: Page, locator) -> None:
+    before = page.locator("#table").get_attribute("data-seq")
+    height = locator.bounding_box()["height"]
+    locator.click(position={"x": 6, "y": height - 8})
+    after(page, before)
+
+
+def step(page: Page) -> str:
+    """Do what this page asks of its person now: the card played, "acted", or "" (nothing)."""
+    for selector in (
+        "#start-button",
+        "#table dialog.sheet button.push",
+        "#table form.continue button.push",
+        "#pass-button:not([disabled])",
+    ):
+        found = page.locator(selector)
+        if found.count():
+            before = page.locator("#table").get_attribute("data-seq")
+            found.first.click()
+            after(page, before)
+            return "acted"
+    if page.locator("#table .hand-form[action$='/select']").count():
+        click(page, page.locator("#table .hand .card:not(.raised)").first)
+        return "acted"
+    lit = page.locator(LIT)
+    if lit.count():
+        card = lit.first.get_attribute("value")
+        click(page, lit.first)
+        return card
+    return ""
+
+
+def play_and_measure(ada: Page, bea: Page, plays: int) -> list[float]:
+    """Both play what their pages ask until Ada has played ``plays`` cards; for each of hers,
+    the milliseconds from her click until the card is in Bea's page."""
+    latencies: list[float] = []
+    idle_since = time.monotonic()
+    while len(latencies) < plays:
+        bea.evaluate("() => { window.__seen = {}; }")  # a card's code comes back each hand
+        card = step(ada)
+        if card and card != "acted":
+            bea.wait_for_function("c => c in window.__seen", arg=card, timeout=ARRIVAL_TIMEOUT_MS)
+            clicked = ada.evaluate("c => window.__clicked[c]", card)
+            latencies.append(bea.evaluate("c => window.__seen[c]", card) - clicked)
+        acted = bool(card) or bool(step(bea))
+        if acted:
+            idle_since = time.monotonic()
+        else:
+            assert time.monotonic() - idle_since < 60, "nobody could act for a minute"
+            ada.wait_for_timeout(20)
+    return latencies
+
+
+def summary(latencies: list[float]) -> str:
+    ordered = sorted(latencies)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return (
+        f"n={len(ordered)} mean {statistics.mean(ordered):.0f} ms, "
+        f"median {statistics.median(ordered):.0f} ms, p95 {p95:.0f} ms, max {ordered[-1]:.0f} ms"
+    )
+
+
+def a_table_for_two(port: int) -> tuple[Person, Person]:
+    ada, bea = Person("Ada", port), Person("Bea", port)
+    bea.join(ada.deal())
+    return ada, bea
+
+
+def test_a_card_played_reaches_the_other_page_pushed_and_polled(browser: Browser, tmp_path):
+    env = site_env(tmp_path)
+    results = {}
+    with instance(env, tmp_path, "a") as server:
+        for mode in ("push", "poll"):
+            ada_person, bea_person = a_table_for_two(server.port)
+            ada = seated_page(browser, ada_person, server.port)
+            bea = seated_page(browser, bea_person, server.port)
+            if mode == "poll":  # no stream can be opened: the pages poll every two seconds
+                for page in (ada, bea):
+                    page.context.route("**/events", lambda route: route.abort())
+                    page.reload()
+            else:
+                for page in (ada, bea):
+                    page.wait_for_function("() => window.__told.length > 0")
+            latencies = play_and_measure(ada, bea, PLAYS_MEASURED)
+            results[mode] = latencies
+            told = bea.evaluate("() => window.__told")
+            if mode == "push":
+                assert len(told) > PLAYS_MEASURED  # the versions came down the stream
+            else:
+                assert told == []
+            assert len(latencies) == PLAYS_MEASURED  # every card arrived
+            ada.context.close()
+            bea.context.close()
+    for mode, latencies in results.items():
+        print(f"click -> card in the other page, {mode}: {summary(latencies)}")
+
+
+def told(page: Page) -> list[int]:
+    return page.evaluate("() => window.__told")
+
+
+def test_a_page_streams_from_one_instance_then_from_the_other_when_it_dies(
+    browser: Browser, tmp_path
+):
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as first, instance(env, tmp_path, "b") as second:
+        router = Router([second.port, first.port])  # B while it lives, then A
+        try:
+            ada, bea_person = a_table_for_two(first.port)
+            bea = seated_page(browser, bea_person, router.port)
+            bea.wait_for_function("() => window.__told.length > 0")
+            assert set(router.sent_to) == {second.port}
+            # a move through A: told on the stream B serves, and drawn
+            version = version_of(ada.act("start"))
+            bea.wait_for_function("v => window.__told.includes(v)", arg=version)
+            expect(bea.locator("#table")).to_have_class("table phase-passing")
+            expect(bea.locator("#table .net-poll")).to_have_attribute("data-version", str(version))
+            # B dies with the stream open; Ada goes on through A
+            for pid in [*second.worker_pids(), second.process.pid]:
+                os.kill(pid, signal.SIGKILL)
+            second.process.wait()
+            for _ in range(3):
+                version = version_of(ada.act("select", card=hand_of(ada)[0]))
+            version = version_of(ada.act("pass"))
+            # the page reconnected through the router to A, and caught up from its version
+            bea.wait_for_function("v => window.__told.includes(v)", arg=version, timeout=30_000)
+            expect(bea.locator("#table .net-poll")).to_have_attribute("data-version", str(version))
+            assert router.sent_to[-1] == first.port
+            # and plays on there: Bea's pass reaches Ada at A
+            for _ in range(4):  # three cards and Pass
+                assert step(bea) == "acted"
+            assert "/accept" in ada.table()  # Ada is offered her received cards
+        finally:
+            router.close()
+            bea.context.close()
+
+
+def hand_of(person: Person) -> list[str]:
+    """The cards of the person's hand not raised (not yet chosen to pass)."""
+    return re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', person.table())
+
+
+def test_with_its_stream_open_a_page_still_offers_the_replace_button_when_it_falls_due(
+    browser: Browser, tmp_path
+):
+    """Nothing is saved when the idle limit passes, so nothing is pushed: the page asks at the
+    time its poll was told (the button's due time), although its stream is open."""
+    env = site_env(tmp_path, HEARTS_IDLE_SECONDS="4")
+    with instance(env, tmp_path, "a") as server:
+        ada_person, bea_person = a_table_for_two(server.port)
+        ada_person.act("start")
+        ada = seated_page(browser, ada_person, server.port)
+        ada.wait_for_function("() => window.__told.length > 0")
+        asked: list[str] = []
+        ada.on("request", lambda request: asked.append(request.url))
+        button = ada.get_by_role("button", name="Let a computer play for Bea")
+        expect(button).to_have_count(0)
+        expect(button).to_be_visible(timeout=15_000)  # Bea has not passed for 4 s
+        polls = [url for url in asked if "/poll?" in url]
+        assert 1 <= len(polls) <= 2, polls  # not one every two seconds: the stream is open
+        assert ada.evaluate("() => window.__told.length") == 1  # and nothing was pushed
+        ada.context.close()
+
+
+def test_a_page_behind_its_stream_waits_longer_after_each_204_before_asking_again(
+    browser: Browser, tmp_path
+):
+    """A busy process puts a poll off (204, ``Hearts-Poll: later``): a page its stream told of
+    a newer version asks again 50 ms on, then after twice as long each time up to two seconds,
+    not at once in a loop that would press on the busy process (it made 265 requests in 3 s);
+    when the answer comes, the table is drawn."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        ada, bea_person = a_table_for_two(server.port)
+        bea = seated_page(browser, bea_person, server.port)
+        bea.wait_for_function("() => window.__told.length > 0")
+        asked: list[float] = []
+
+        def put_off(route) -> None:
+            asked.append(time.monotonic())
+            route.fulfill(status=204, headers={"Cache-Control": "no-store", "Hearts-Poll": "later"})
+
+        polls = re.compile(r"/poll\?")
+        bea.route(polls, put_off)
+        version = version_of(ada.act("start"))
+        bea.wait_for_function("v => window.__told.includes(v)", arg=version)
+        # seven asks: six waits, 50 ms doubled up to 1.6 s (a slow machine only lengthens them)
+        deadline = time.monotonic() + 60
+        while len(asked) < 7:
+            assert time.monotonic() < deadline, f"{len(asked)} polls in 60 s"
+            bea.wait_for_timeout(50)  # lets Playwright run the route handler meanwhile
+        gaps = [b - a for a, b in itertools.pairwise(asked)]
+        assert all(gap >= 0.04 * 2**k for k, gap in enumerate(gaps[:6])), gaps  # 50 ms, doubled
+        bea.unroute(polls)
+        expect(bea.locator("#table .net-poll")).to_have_attribute(
+            "data-version", str(version), timeout=10_000
+        )
+        expect(bea.locator("#table")).to_have_class("table phase-passing")
+        bea.context.close()

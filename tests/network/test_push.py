@@ -1,0 +1,137 @@
+"""A network table's event stream, spoken to as a browser's EventSource speaks, on gunicorn as
+the Procfile runs it: the version at once and after each save, heartbeats, no stream without a
+seat, none on Django's development server (the page polls there), from one instance to the
+other, and across a lost listener connection (PostgreSQL)."""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import psycopg
+import pytest
+from django.test import Client
+
+from tests.support import network as network_support
+from tests.support.push import (
+    EventStream,
+    Person,
+    instance,
+    listeners,
+    on_postgres,
+    site_env,
+    version_of,
+)
+
+
+def a_table_for_two(port: int) -> tuple[Person, Person]:
+    ada, bea = Person("Ada", port), Person("Bea", port)
+    bea.join(ada.deal())
+    return ada, bea
+
+
+def test_a_stream_tells_the_version_at_once_then_each_save_and_beats_between(tmp_path):
+    env = site_env(tmp_path, HEARTS_HEARTBEAT_SECONDS="0.5")
+    with instance(env, tmp_path, "a") as server:
+        ada, bea = a_table_for_two(server.port)
+        stranger = Person("Cy", server.port)
+        stranger.code = ada.code
+        refused = EventStream(stranger, server.port)
+        assert refused.closed.wait(10)
+        assert refused.head.startswith("HTTP/1.1 404")
+        assert refused.events.empty()
+
+        stream = EventStream(bea, server.port)
+        first = stream.next_version(10)
+        assert first == version_of(bea.table())
+        head = stream.head.lower()
+        assert "content-type: text/event-stream" in head
+        assert "cache-control: no-store" in head
+        assert "content-security-policy:" in head
+        versions = [version_of(ada.act("start"))]
+        assert stream.next_version(10) == versions[-1]
+        stream.wait_for_beats(stream.comments + 2)  # two beats, and nothing saved meanwhile:
+        assert stream.events.empty()  # no event either
+        versions.append(version_of(ada.act("select", card=hand_of(ada)[0])))
+        assert stream.next_version(10) == versions[-1]
+        assert versions[-1] > versions[0] > first
+        stream.close()
+
+
+def hand_of(person: Person) -> list[str]:
+    import re
+
+    return re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', person.table())
+
+
+def as_wsgi_serves(get, path: str):
+    """``get(path)`` from a thread of its own, as a WSGI server calls a view: once the browser
+    tests have run, Playwright keeps an event loop running in this process's main thread, where
+    Django could not run an async view for a sync client."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(get, path).result()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_the_asyncio_front_the_stream_is_refused_and_the_page_polls():
+    """Django's development server (WSGI) cannot hold a stream: a 204 at once (EventSource
+    does not reconnect after one), never a hang; the page then polls as before."""
+    ada = network_support.Person("Ada")
+    code = ada.deal(0)
+    response = as_wsgi_serves(ada.client.get, f"/t/{code}/events")
+    assert response.status_code == 204
+    assert response.content == b""
+    page = ada.page().content.decode()
+    assert f'<meta name="hearts-events" content="/t/{code}/events">' in page
+    assert f'hx-get="/t/{code}/poll?v=' in page
+    assert as_wsgi_serves(Client().get, f"/t/{code}/events").status_code == 204
+
+
+def test_a_move_through_one_instance_is_told_on_a_stream_from_the_other(tmp_path):
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as first, instance(env, tmp_path, "b") as second:
+        ada, bea = a_table_for_two(first.port)
+        stream = EventStream(bea, second.port)
+        stream.next_version(10)
+        version = version_of(ada.act("start"))
+        assert stream.wait_for(version, 10) == version
+        for card in hand_of(ada)[:3]:
+            version = version_of(ada.act("select", card=card))
+            assert stream.wait_for(version, 10) == version
+        # what B's stream told, B draws: the table after the version Bea's page showed
+        status, html, _ = bea.send(
+            "GET", f"/t/{bea.code}/poll?v={version - 1}&i=0", port=second.port
+        )
+        assert status == 200 and version_of(html) == version
+        stream.close()
+
+
+@pytest.mark.skipif(
+    not on_postgres(), reason="PostgreSQL's listener: run under bin/with-postgres, as bin/test does"
+)
+def test_a_killed_listener_connection_loses_no_move(tmp_path):
+    env = site_env(tmp_path)
+    database = os.environ["DATABASE_URL"]
+    with instance(env, tmp_path, "a") as first, instance(env, tmp_path, "b") as second:
+        ada, bea = a_table_for_two(first.port)
+        stream = EventStream(bea, second.port)
+        stream.next_version(10)
+        names = [f"hearts-listener-{pid}" for pid in second.worker_pids()]
+        found = listeners(database)
+        assert any(name in found for name in names), found
+        with psycopg.connect(database, autocommit=True) as conn:
+            for name in names:
+                if name in found:
+                    conn.execute("SELECT pg_terminate_backend(%s)", [found[name]])
+        version = version_of(ada.act("start"))  # saved while B's listener is gone or coming back
+        assert stream.wait_for(version, 15) == version
+        deadline = time.monotonic() + 15
+        while not any(name in listeners(database) for name in names):
+            assert time.monotonic() < deadline, "B's listener did not come back"
+            time.sleep(0.1)
+        old = found
+        assert all(listeners(database).get(name) != old.get(name) for name in names)
+        version = version_of(ada.act("select", card=hand_of(ada)[0]))  # and B hears again
+        assert stream.wait_for(version, 10) == version
+        stream.close()
