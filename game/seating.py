@@ -7,11 +7,9 @@ from __future__ import annotations
 import threading
 import time
 
-from game.engine import PLAYER_NAMES, Game, IllegalMove
-from game.engine.game import SELECT_THREE as SELECT_THREE  # the engine's refusal, a seat's too
+from game.engine import PASS_SIZE, PLAYER_NAMES, Game, IllegalMove, Phase
 
 COMPUTER_NAMES = PLAYER_NAMES[1:]  # Pauline, Michele and Ben, in seats 1, 2 and 3
-PASS_COUNT = 3
 
 ALREADY_DONE = "That was already done. The table shows where the game is now."
 TYPE_YOUR_NAME = "Please type your name."
@@ -48,14 +46,14 @@ def require_game(game: Game | None, missing: str) -> Game:
 
 def toggle(game: Game, seat: int, selected: list[str], code: str) -> None:
     """Raise or lower one card of ``seat``'s hand among the (at most three) chosen to pass."""
-    if game.phase != "passing" or game.has_passed(seat):
+    if game.phase != Phase.PASSING or game.has_passed(seat):
         raise IllegalMove(NOT_PASSING)
     card = code.strip().upper() if isinstance(code, str) else ""
     if card not in game.hand(seat):
         raise IllegalMove(NOT_IN_HAND)
     if card in selected:
         selected.remove(card)
-    elif len(selected) >= PASS_COUNT:
+    elif len(selected) >= PASS_SIZE:
         raise IllegalMove(ONLY_THREE)
     else:
         selected.append(card)

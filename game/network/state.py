@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game import players, seating
-from game.engine import SEATS, Game, IllegalMove
+from game.engine import SEATS, Game, IllegalMove, Phase
 from game.engine.rng import SEED_BYTES
 from game.review import kept_for_review
 from game.seating import COMPUTER_NAMES, PRESS_OK, plays_so_far
@@ -130,9 +130,9 @@ class TableState:
         if game is None:
             return []
         present = [s for s in SEATS if self.seats[s].present]
-        if game.phase == "passing":
+        if game.phase == Phase.PASSING:
             return [s for s in present if not game.has_passed(s)]
-        if game.phase == "playing":
+        if game.phase == Phase.PLAYING:
             return [game.turn] if game.turn in present else []
         return [s for s in present if not self.seats[s].ready]
 
@@ -264,11 +264,9 @@ def toggle(state: TableState, seat: int, code: str) -> None:
 
 
 def pass_selected(state: TableState, seat: int) -> None:
-    game = require_game(state)
+    require_game(state)
     me = state.seats[seat]
-    if game.phase == "passing" and not game.has_passed(seat) and len(me.selected) != 3:
-        raise IllegalMove(seating.SELECT_THREE)
-    _pass(state, seat, me.selected)
+    _pass(state, seat, me.selected)  # the engine refuses anything but three of the seat's cards
     me.selected = []
 
 
@@ -276,7 +274,7 @@ def _pass(state: TableState, seat: int, cards: list[str]) -> None:
     game = state.game
     assert game is not None
     game.pass_cards(seat, cards)
-    if game.phase != "passing":  # the fourth pass: the cards changed hands
+    if game.phase != Phase.PASSING:  # the fourth pass: the cards changed hands
         for other in state.seats:
             other.awaiting_ok = other.present
 
@@ -291,7 +289,7 @@ def accept(state: TableState, seat: int) -> None:
 
 def play(state: TableState, seat: int, code: str) -> None:
     game = require_game(state)
-    if game.phase == "playing" and game.turn != seat:
+    if game.phase == Phase.PLAYING and game.turn != seat:
         raise IllegalMove(f"It is not your turn. Waiting for {state.seats[game.turn].name}.")
     if state.seats[seat].awaiting_ok:
         raise IllegalMove(PRESS_OK)
@@ -300,7 +298,7 @@ def play(state: TableState, seat: int, code: str) -> None:
 
 def ready(state: TableState, seat: int) -> None:
     game = require_game(state)
-    if game.phase not in ("hand_over", "game_over"):
+    if not game.phase.over:
         raise IllegalMove("The hand is not over yet.")
     state.seats[seat].ready = True
 
@@ -339,13 +337,13 @@ def advance(state: TableState, think=decide) -> None:
     one request of a process think at a time."""
     game = state.game
     while game is not None:
-        if game.phase == "passing":
+        if game.phase == Phase.PASSING:
             for seat in SEATS:
                 if not state.seats[seat].present and not game.has_passed(seat):
                     _pass(state, seat, think(players.choose_pass, game, seat))
-            if game.phase == "passing":
+            if game.phase == Phase.PASSING:
                 return
-        elif game.phase == "playing":
+        elif game.phase == Phase.PLAYING:
             turn = game.turn
             if state.seats[turn].present:
                 return
@@ -357,7 +355,7 @@ def advance(state: TableState, think=decide) -> None:
             for seat in state.seats:
                 seat.ready, seat.selected, seat.awaiting_ok = False, [], False
             state.last_hand = kept_for_review(game, state.last_hand)
-            if game.phase == "hand_over":
+            if game.phase == Phase.HAND_OVER:
                 game.next_hand()
             else:
                 game = state.game = state.new_game()  # a new secret seed for each new game

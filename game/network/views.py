@@ -31,7 +31,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_ratelimit.core import is_ratelimited
 
 from game import players, seating
-from game.engine import IllegalMove, check_number
+from game.engine import IllegalMove, Phase, check_number
 from game.models import Table
 from game.network import push, seats, store
 from game.network import state as tables
@@ -160,7 +160,7 @@ def seat_view(seen: Seen, options: Options):
         viewer=seat,
         names=names,
     )
-    if game.phase == "passing" and game.has_passed(seat):  # passed cards leave the hand at once
+    if game.phase == Phase.PASSING and game.has_passed(seat):  # passed cards leave the hand at once
         gone = set(game.passed(seat))
         view.hand = [card for card in view.hand if card.code not in gone]
     if me.awaiting_ok:  # the others may play meanwhile; the status still asks for OK
@@ -169,7 +169,7 @@ def seat_view(seen: Seen, options: Options):
         opponent["computer"] = computer_label(state.seats[opponent["seat"]])
     if me.away:
         view.status = "A computer player is playing for you. Press Sit Down to play again."
-    elif game.phase in ("hand_over", "game_over") and me.ready:
+    elif game.phase.over and me.ready:
         view.status = "Waiting for the other players to press OK..."
     return player, view
 
@@ -779,12 +779,12 @@ def hint(request: HttpRequest, code: str) -> HttpResponse:
     game, me = state.game, state.seats[seat]
     if game is None:
         return draw(request, at, "The game has not started yet, so there is no hint.")
-    if game.phase == "passing" and not game.has_passed(seat) and not me.away:
+    if game.phase == Phase.PASSING and not game.has_passed(seat) and not me.away:
         chosen = set(players.choose_pass(game.copy(), seat))
         at.hint = [card for card in game.hand(seat) if card in chosen]
     elif me.awaiting_ok:
         return draw(request, at, seating.PRESS_OK)
-    elif game.phase == "playing" and game.turn == seat and not me.away:
+    elif game.phase == Phase.PLAYING and game.turn == seat and not me.away:
         at.hint = [players.choose_play(game.copy(), seat)]
     else:
         return draw(request, at, "There is nothing to choose now, so there is no hint.")

@@ -7,7 +7,7 @@ the state and lets the computer players move until it is the human's turn again.
 from __future__ import annotations
 
 from game import players, seating
-from game.engine import SEATS, Game, IllegalMove
+from game.engine import SEATS, Game, IllegalMove, Phase
 from game.review import kept_for_review
 from game.seating import PRESS_OK, Clock, plays_so_far
 from game.web.session import HUMAN, PlayerState, new_number
@@ -55,10 +55,7 @@ def toggle(state: PlayerState, code: str) -> None:
 
 
 def pass_selected(state: PlayerState, clock: Clock) -> None:
-    game = require_game(state)
-    if game.phase == "passing" and len(state.selected) != 3:
-        raise IllegalMove(seating.SELECT_THREE)
-    trial = game.copy()
+    trial = require_game(state).copy()  # the engine refuses anything but three of your cards
     trial.pass_cards(HUMAN, state.selected)
     for seat in COMPUTERS:
         trial.pass_cards(seat, clock.think(players.choose_pass, trial, seat))
@@ -94,7 +91,7 @@ def play(state: PlayerState, code: str, clock: Clock) -> None:
 
 def next_hand(state: PlayerState, clock: Clock) -> None:
     game = require_game(state)
-    if game.phase == "game_over":
+    if game.phase == Phase.GAME_OVER:
         start_game(state, new_number(), clock)
         return
     state.last_hand = kept_for_review(game, state.last_hand)
@@ -110,10 +107,10 @@ def advance(state: PlayerState, clock: Clock) -> None:
     game = state.game
     if game is None or state.awaiting_ok:
         return
-    while game.phase == "playing" and game.turn != HUMAN:
+    while game.phase == Phase.PLAYING and game.turn != HUMAN:
         seat = game.turn
         game.play(seat, clock.think(players.choose_play, game, seat))
-    if game.phase == "game_over" and not state.recorded:
+    if game.phase == Phase.GAME_OVER and not state.recorded:
         totals = game.totals
         state.stats.record(won=HUMAN in game.winners, score=totals[HUMAN], number=game.number)
         state.stats.moons += game.moons_shot(HUMAN)
@@ -126,7 +123,7 @@ def advance(state: PlayerState, clock: Clock) -> None:
 def in_progress(state: PlayerState) -> bool:
     """Whether leaving this game now would count it as played and lost."""
     game = state.game
-    if game is None or state.recorded or game.phase == "game_over":
+    if game is None or state.recorded or game.phase == Phase.GAME_OVER:
         return False
     return game.hand_number > 1 or plays_so_far(game) > 0 or game.has_passed(HUMAN)
 
@@ -145,7 +142,7 @@ def undo(state: PlayerState, clock: Clock) -> None:
 
 
 def _undoable(state: PlayerState, game: Game) -> Game | None:
-    if state.undo is None or game.phase != "playing" or state.awaiting_ok:
+    if state.undo is None or game.phase != Phase.PLAYING or state.awaiting_ok:
         return None
     try:
         before = Game.from_dict(state.undo)
@@ -154,7 +151,7 @@ def _undoable(state: PlayerState, game: Game) -> Game | None:
     same_hand = (
         before.number == game.number
         and before.hand_number == game.hand_number
-        and before.phase == "playing"
+        and before.phase == Phase.PLAYING
         and before.turn == HUMAN
     )
     # your card went into the trick that was current before it: still the current trick or,
@@ -167,10 +164,10 @@ def _undoable(state: PlayerState, game: Game) -> Game | None:
 def hint(state: PlayerState, clock: Clock) -> list[str]:
     """The cards the computer player would choose in your seat; nothing is played."""
     game = require_game(state)
-    if game.phase == "passing" and not game.has_passed(HUMAN):
+    if game.phase == Phase.PASSING and not game.has_passed(HUMAN):
         chosen = set(clock.think(players.choose_pass, game.copy(), HUMAN))
         return [code for code in game.hand(HUMAN) if code in chosen]
-    if game.phase == "playing" and not state.awaiting_ok and game.turn == HUMAN:
+    if game.phase == Phase.PLAYING and not state.awaiting_ok and game.turn == HUMAN:
         return [clock.think(players.choose_play, game.copy(), HUMAN)]
     if state.awaiting_ok:
         raise IllegalMove(PRESS_OK)

@@ -327,7 +327,7 @@ def _write(session: Any, state: PlayerState) -> None:
             table["r"] = 1
         if state.undo is not None:
             table["u"] = state.undo
-        if state.last_hand is not None and state.game.phase in ("passing", "playing"):
+        if state.last_hand is not None and not state.game.phase.over:
             table["l"] = state.last_hand  # a finished hand is in the game itself
         session["t"] = table
     if state.notice:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
-from game.engine import Card, Game
+from game.engine import PASS_SIZE, Card, Game, Phase, seat_after
 from game.seating import COMPUTER_NAMES, PRESS_OK
 from game.web.last_trick import LastTrickView, last_trick_view, place_of
 from game.web.session import HUMAN, PlayerState
@@ -43,7 +43,7 @@ place = place_of  # where ``seat`` sits for ``viewer``: bottom, left, top or rig
 def seats_from(viewer: int) -> list[int]:
     """The four seats in the order the table shows them to ``viewer``: the viewer first, then
     round the table as it plays (the columns of the score sheet, the names in a sentence)."""
-    return [(viewer + step) % 4 for step in range(4)]
+    return [seat_after(viewer, step) for step in range(4)]
 
 
 @dataclass
@@ -186,8 +186,8 @@ def table_view(
     order = seats_from(viewer)
     legal = set(game.legal_plays(viewer))
     received = set(game.received(viewer)) if state.awaiting_ok else set()
-    passing = game.phase == "passing" and not game.has_passed(viewer)
-    playing = game.phase == "playing" and not state.awaiting_ok
+    passing = game.phase == Phase.PASSING and not game.has_passed(viewer)
+    playing = game.phase == Phase.PLAYING and not state.awaiting_ok
     hand = [
         HandCard(
             code=code,
@@ -203,11 +203,11 @@ def table_view(
     button, button_action, enabled = "", "", False
     if passing:
         button, button_action = DIRECTION_LABEL[game.pass_direction], "pass"
-        enabled = len(state.selected) == 3
+        enabled = len(state.selected) == PASS_SIZE
     elif state.awaiting_ok:
         button, button_action, enabled = "OK", "accept", True
 
-    others = [(viewer + step) % 4 for step in (1, 2, 3)]
+    others = [seat_after(viewer, step) for step in (1, 2, 3)]
     opponents = [
         {
             "seat": seat,
@@ -220,7 +220,7 @@ def table_view(
     ]
     trick = [table_card(names, seat, code, viewer) for seat, code in game.trick]
 
-    over = game.phase in ("hand_over", "game_over")
+    over = game.phase.over
     taken = []
     if over:
         for seat in order:
@@ -247,8 +247,8 @@ def table_view(
     totals = [game.totals[s] for s in order]  # columns from the viewer, as the names
     leaders = [i for i in range(4) if totals[i] == min(totals)] if game.history else []
     winners = [i for i, s in enumerate(order) if s in game.winners]
-    show_sheet = game.phase == "game_over" or (
-        game.phase == "hand_over" and state.options.sheet_after_hand
+    show_sheet = game.phase == Phase.GAME_OVER or (
+        game.phase == Phase.HAND_OVER and state.options.sheet_after_hand
     )
 
     status, result = status_line(state, game, names, viewer), ""
@@ -256,11 +256,13 @@ def table_view(
         status = f"{NO_POINTS_LEFT} {status}"
     if hint:
         status = hint_sentence(game, hint)
-    if game.phase == "game_over":
+    if game.phase == Phase.GAME_OVER:
         result = result_sentence(names, [order[i] for i in winners], viewer)
     return TableView(
         names=[names[s] for s in order],
-        phase="passing" if passing or state.awaiting_ok or game.phase == "passing" else game.phase,
+        phase=Phase.PASSING
+        if passing or state.awaiting_ok or game.phase == Phase.PASSING
+        else game.phase,
         number=game.number,
         hand_number=game.hand_number,
         direction=game.pass_direction,
@@ -358,7 +360,7 @@ def narrate(state: PlayerState, names: list[str], viewer: int) -> list[str]:
             said.append("Hearts has been broken.")
         if index % 4 == 3 and index // 4 < len(tricks):
             said.append(trick_sentence(tricks[index // 4], names, viewer))
-    if fresh and game.phase in ("hand_over", "game_over"):
+    if fresh and game.phase.over:
         if game.played_out_from is not None:
             said.append(NO_POINTS_LEFT)
         said.extend(hand_end_sentences(game, names, viewer))
@@ -408,7 +410,7 @@ def hand_end_sentences(game: Game, names: list[str], viewer: int) -> list[str]:
     said.append("Points this hand: " + ", ".join(f"{names[s]} {row[s]}" for s in order) + ".")
     totals = game.totals
     said.append("Totals: " + ", ".join(f"{names[s]} {totals[s]}" for s in order) + ".")
-    if game.phase == "game_over":
+    if game.phase == Phase.GAME_OVER:
         winners = [s for s in order if s in game.winners]
         said.append(result_sentence(names, winners, viewer))
     return said
@@ -420,7 +422,7 @@ def hand_end_sentences(game: Game, names: list[str], viewer: int) -> list[str]:
 def hint_sentence(game: Game, hint: list[str]) -> str:
     """Our addition: what the hint points out, for the status bar (and a screen reader)."""
     names = [f"the {Card.parse(code).name}" for code in hint]
-    if game.phase == "passing" and len(names) > 1:
+    if game.phase == Phase.PASSING and len(names) > 1:
         return f"Hint: pass {', '.join(names[:-1])} and {names[-1]}."
     return f"Hint: play {names[0]}."
 
@@ -446,17 +448,17 @@ def won_sentence(names: list[str], winners: list[int]) -> str:
 
 
 def status_line(state: PlayerState, game: Game, names: list[str], viewer: int = HUMAN) -> str:
-    if game.phase == "passing":
+    if game.phase == Phase.PASSING:
         if game.has_passed(viewer):
             return "Waiting for other players to pass..."
         return f"Select three cards to pass to {names[game.pass_target(viewer)]}."
     if state.awaiting_ok:
         return PRESS_OK
-    if game.phase == "playing":
+    if game.phase == Phase.PLAYING:
         if game.turn == viewer:
             return "Select a card to play."
         return f"Waiting for {names[game.turn]} to move..."
-    if game.phase == "hand_over":
+    if game.phase == Phase.HAND_OVER:
         return (
             "Press OK to deal the next hand."
             if state.options.sheet_after_hand
