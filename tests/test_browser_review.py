@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from game import players
 from game.review import HandRecord, cards_text, review
 from game.solo import actions
-from game.web.session import PlayerState
+from game.web.player import PlayerState
 from tests.browser_support import open_at, wait_modal
 from tests.network_support import start_people, table_of
 from tests.test_browser_axe import Axe

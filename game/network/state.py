@@ -16,9 +16,9 @@ from typing import Any
 from game import players, seating
 from game.engine import SEATS, Game, IllegalMove, Phase
 from game.engine.rng import SEED_BYTES
+from game.names import clean_name
 from game.review import kept_for_review
 from game.seating import COMPUTER_NAMES, PRESS_OK, plays_so_far
-from game.web.session import clean_name
 
 MARKS_KEPT = 16  # versions whose plays are remembered, for animating what a page missed
 DEALER = 0

@@ -33,11 +33,13 @@ from django_ratelimit.core import is_ratelimited
 from game import players, seating
 from game.engine import IllegalMove, Phase, check_number
 from game.models import Table
+from game.names import clean_name
 from game.network import push, seats, store
 from game.network import state as tables
 from game.web.last_trick import last_trick_view, why_none
+from game.web.player import Options, PlayerState
 from game.web.respond import render_fresh, see_other
-from game.web.session import Options, PlayerState, clean_name, load
+from game.web.session import load
 from game.web.table import build
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ from game import players, seating
 from game.engine import SEATS, Game, IllegalMove, Phase
 from game.review import kept_for_review
 from game.seating import PRESS_OK, Clock, plays_so_far
-from game.web.session import HUMAN, PlayerState, new_number
+from game.web.player import HUMAN, PlayerState, new_number
 
 COMPUTERS = tuple(seat for seat in SEATS if seat != HUMAN)
 

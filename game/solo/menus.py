@@ -18,8 +18,8 @@ from game.solo.forms import OptionsForm
 from game.solo.views import Timing, act, load_state, save_state, see_other, show_table
 from game.web import table
 from game.web.last_trick import last_trick_view, why_none
+from game.web.player import HUMAN, SPEEDS, PlayerState, Stats
 from game.web.respond import render_fresh
-from game.web.session import HUMAN, SPEEDS, PlayerState, Stats
 
 SPEED_LABELS = {"slow": "Slow", "normal": "Normal", "fast": "Fast", "none": "None"}
 NUMBER_ECHO_MAX = 20  # of a refused game number, the characters shown back in the field

@@ -12,10 +12,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from game import seating
 from game.engine import IllegalMove, check_number
+from game.names import clean_name
 from game.seating import SEQ_FIELD
 from game.solo import actions
 from game.web import respond, table
-from game.web.session import PlayerState, clean_name, load, new_number, save
+from game.web.player import PlayerState, new_number
+from game.web.session import load, save
 
 
 class Timing:

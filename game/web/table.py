@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from game.engine import PASS_SIZE, Card, Game, Phase, seat_after
 from game.seating import COMPUTER_NAMES, PRESS_OK
 from game.web.last_trick import LastTrickView, last_trick_view, place_of
-from game.web.session import HUMAN, PlayerState
+from game.web.player import HUMAN, PlayerState
 
 DIRECTION_LABEL = {"left": "Pass Left", "right": "Pass Right", "across": "Pass Across"}
 NO_POINTS_LEFT = "No points are left in this hand."  # our addition: finish a dead hand
