@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.core import is_ratelimited
 
-from game import players, seating
+from game import seating
 from game.engine import IllegalMove, Phase, check_number
 from game.models import Table
 from game.names import clean_name
@@ -777,19 +777,10 @@ def hint(request: HttpRequest, code: str) -> HttpResponse:
     at = seated(request, code)
     if isinstance(at, HttpResponse):
         return at
-    state, seat = at.state, at.seat
-    game, me = state.game, state.seats[seat]
-    if game is None:
-        return draw(request, at, "The game has not started yet, so there is no hint.")
-    if game.phase == Phase.PASSING and not game.has_passed(seat) and not me.away:
-        chosen = set(players.choose_pass(game.copy(), seat))
-        at.hint = [card for card in game.hand(seat) if card in chosen]
-    elif me.awaiting_ok:
-        return draw(request, at, seating.PRESS_OK)
-    elif game.phase == Phase.PLAYING and game.turn == seat and not me.away:
-        at.hint = [players.choose_play(game.copy(), seat)]
-    else:
-        return draw(request, at, "There is nothing to choose now, so there is no hint.")
+    try:
+        at.hint = tables.hint(at.state, at.seat)
+    except IllegalMove as refusal:
+        return draw(request, at, str(refusal))
     return draw(request, at)
 
 
