@@ -45,6 +45,21 @@ def stale(sent: str | None, seq: int) -> bool:
     return sent is not None and sent != str(seq)
 
 
+def attempt(sent: str | None, seq: int, action: Callable[[], None]) -> str | None:
+    """The middle of every action's envelope, for the solo game and a network table alike
+    (each reads its state before and saves and draws it after): a form from an older page is
+    refused, else ``action`` runs. The sentence to show (a refusal leaves the state to be read
+    afresh: whatever the action began to change is dropped), or None when the action was done.
+    """
+    if stale(sent, seq):
+        return ALREADY_DONE
+    try:
+        action()
+    except IllegalMove as refusal:
+        return str(refusal)
+    return None
+
+
 def plays_so_far(game: Game) -> int:
     """Cards played in this hand: the tricks taken and the trick on the table."""
     return game.tricks_played * 4 + len(game.trick)

@@ -38,13 +38,14 @@ from game.network import push, seats, store
 from game.network import state as tables
 from game.web.last_trick import last_trick_view, why_none
 from game.web.player import Options, PlayerState
-from game.web.respond import render_fresh, see_other
+from game.web.respond import dialog_or_page, render_fresh, see_other, table_or_page
 from game.web.session import load
 from game.web.table import build
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 2
+NETWORK_PAGE = "game/network/page.html"  # the whole page around a network table
 
 STALE = seating.ALREADY_DONE
 NO_TABLE = (
@@ -320,8 +321,7 @@ def draw(
     if not request.htmx and waiting_on_others(seen) and not dialog:  # a dialog is not reloaded
         context["refresh_seconds"] = settings.HEARTS_REFRESH_SECONDS
         context["refresh_url"] = f"{reverse('network:table', args=[code])}?v={version}"
-    page = "game/table.html" if request.htmx else "game/network/page.html"
-    return render_fresh(request, page, context, status)
+    return table_or_page(request, NETWORK_PAGE, context, status)
 
 
 def table_name(state: tables.TableState) -> str:
@@ -344,11 +344,10 @@ def notice(
         "view": None,
         "dialog": "",
     }
-    page = "game/table.html" if request.htmx else "game/network/page.html"
     # htmx swaps only 2xx answers: a poll of a closed table gets 286, which also stops polling
     if request.htmx and status >= 400:
         status = 286
-    return render_fresh(request, page, context, status)
+    return table_or_page(request, NETWORK_PAGE, context, status)
 
 
 def see(code: str, since: int | None = None) -> HttpResponse:
@@ -402,8 +401,6 @@ def network_form(request: HttpRequest, context: dict, status: int = 200) -> Http
     """The Network dialog alone for htmx; without JavaScript, a page of the network's own with
     the dialog open over it (not the solo game's table)."""
     template = "game/dialog_network.html"
-    if request.htmx:
-        return render_fresh(request, template, context, status)
     page = {
         "state": PlayerState(options=load(request.session).options),
         "template": "game/network/no_table.html",
@@ -411,7 +408,13 @@ def network_form(request: HttpRequest, context: dict, status: int = 200) -> Http
         "dialog": template,
         **context,
     }
-    return render_fresh(request, "game/network/page.html", page, status)
+    return dialog_or_page(
+        request,
+        template,
+        context,
+        lambda: render_fresh(request, NETWORK_PAGE, page, status),
+        status,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -644,13 +647,13 @@ def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) 
             return seen
         row, state, seat = seen.row, seen.state, seen.seat
         since = row.version
-        if seating.stale(request.POST.get(seating.SEQ_FIELD), state.seats[seat].seq):
-            message = STALE
-            break
-        try:
-            action(state, seat, row)
-        except IllegalMove as refusal:
-            message = str(refusal)
+        refusal = seating.attempt(
+            request.POST.get(seating.SEQ_FIELD),
+            state.seats[seat].seq,
+            functools.partial(action, state, seat, row),
+        )
+        if refusal is not None:
+            message = refusal
             state = tables.TableState.from_json(row.state)
             break
         state.seats[seat].seq += 1
@@ -764,9 +767,9 @@ def score(request: HttpRequest, code: str) -> HttpResponse:
 
 def dialog(request: HttpRequest, at: Seen, template: str, **context) -> HttpResponse:
     """A dialog over this seat's table: the fragment for htmx, else the whole page under it."""
-    if not request.htmx:
-        return draw(request, at, dialog=template, extra=context)
-    return render_fresh(request, template, context)
+    return dialog_or_page(
+        request, template, context, lambda: draw(request, at, dialog=template, extra=context)
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
