@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from game.network.codes import CODE, CODE_PATTERN
 from tools import loadtest
 from tools.loadtest import HOST, collectstatic, production_env
 from tools.server import browser_request
@@ -119,7 +120,7 @@ class Person:
             self.token = found.group(1)
         if status == 303:
             location = response.headers.get("Location", "")
-            code = re.match(r"/t/([A-Za-z0-9_-]{22})/", location)
+            code = re.match(rf"/t/({CODE})/", location)
             if code:
                 self.code = code.group(1)
         return status, html
@@ -411,7 +412,7 @@ def time_by_kind(entries: list[tuple[str, str, str, float]]) -> str:
     totals: dict[str, tuple[int, float]] = {}
     for _, path, status, ms in entries:
         kind = path.rstrip("/").rsplit("/", 1)[-1]
-        if re.fullmatch(r"[A-Za-z0-9_-]{22}", kind):  # /t/<code>/: the table's whole page
+        if CODE_PATTERN.fullmatch(kind):  # /t/<code>/: the table's whole page
             kind = "page"
         elif kind == "poll":
             kind = {"204": "poll 204", "204-later": "poll later"}.get(status, "poll drawn")

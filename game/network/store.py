@@ -4,7 +4,6 @@ row's lock, whose wait is bounded; expired tables are removed on the way."""
 
 from __future__ import annotations
 
-import re
 import secrets
 from datetime import timedelta
 
@@ -13,9 +12,9 @@ from django.utils import timezone
 
 from game.models import Table
 from game.network import push
+from game.network.codes import CODE_PATTERN
 from game.network.state import TableState
 
-CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # token_urlsafe(16): 128 random bits
 LIFETIME = timedelta(hours=24)
 LOBBY_LIFETIME = timedelta(hours=1)  # a lobby whose game never starts
 PURGE_SHARE = 100  # one request to a table page in this many also removes expired tables

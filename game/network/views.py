@@ -36,6 +36,7 @@ from game.models import Table
 from game.names import clean_name
 from game.network import push, seats, store
 from game.network import state as tables
+from game.network.codes import CODE_PATTERN, LINK_PATTERN, new_code
 from game.web.last_trick import last_trick_view, why_none
 from game.web.player import Options, PlayerState
 from game.web.respond import dialog_or_page, render_fresh, see_other, table_or_page
@@ -94,9 +95,7 @@ def reachable(view, poll: bool = False):
             if poll:
                 return ask_again()
             code = kwargs.get("code", "")
-            back = (
-                reverse("network:table", args=[code]) if store.CODE_PATTERN.fullmatch(code) else ""
-            )
+            back = reverse("network:table", args=[code]) if CODE_PATTERN.fullmatch(code) else ""
             return notice(request, BUSY if is_busy else UNREACHABLE, status=503, back=back)
 
     return guarded
@@ -434,7 +433,7 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
     )
     try:
         if role == "connect":
-            found = re.search(r"(?:^|/t/)([A-Za-z0-9_-]{22})/?$", context["link"].strip())
+            found = LINK_PATTERN.search(context["link"].strip())
             if not found:
                 raise IllegalMove("Paste the table link the dealer sent you, such as /t/… .")
             return see(found.group(1))
@@ -455,7 +454,7 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
         return network_form(request, context, 429)
     store.purge()
     token = secrets.token_urlsafe(18)
-    code = secrets.token_urlsafe(16)
+    code = new_code()
     rules = load(request.session).options  # the dealer's own Options set the table's rules
     state = tables.new_table(
         number,
@@ -514,7 +513,7 @@ def quiet(code: str, since: int | None, redraw: int | None) -> bool:
     version is current, the table alive, and the time the page said it must be redrawn
     (``redraw``, a Unix second from ?i=, when a seat's replace button falls due) has not come.
     One indexed query of one row, no model built."""
-    if since is None or not store.CODE_PATTERN.fullmatch(code):
+    if since is None or not CODE_PATTERN.fullmatch(code):
         return False
     now = timezone.now()
     if redraw is not None and 0 < redraw <= now.timestamp():
