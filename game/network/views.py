@@ -31,7 +31,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_ratelimit.core import is_ratelimited
 
 from game import seating
-from game.engine import IllegalMove, Phase, check_number
+from game.engine import IllegalMove, check_number
 from game.models import Table
 from game.names import clean_name
 from game.network import push, seats, store
@@ -153,6 +153,11 @@ def seat_view(seen: Seen, options: Options):
         fresh_from=state.fresh_from(seen.since),
         options=options,
     )
+    status = ""
+    if me.away:
+        status = "A computer player is playing for you. Press Sit Down to play again."
+    elif game.phase.over and me.ready:
+        status = "Waiting for the other players to press OK..."
     # what came after the version the page showed (none when it is unknown) arrives in order
     view = build(
         player,
@@ -161,18 +166,9 @@ def seat_view(seen: Seen, options: Options):
         own_card_placed=seen.own_card_placed,
         viewer=seat,
         names=names,
+        labels=[computer_label(other) for other in state.seats],  # for the eyes and readers
+        status=status,
     )
-    if game.phase == Phase.PASSING and game.has_passed(seat):  # passed cards leave the hand at once
-        gone = set(game.passed(seat))
-        view.hand = [card for card in view.hand if card.code not in gone]
-    if me.awaiting_ok:  # the others may play meanwhile; the status still asks for OK
-        view.waits = []
-    for opponent in view.opponents:  # who is a computer, for the eyes and for screen readers
-        opponent["computer"] = computer_label(state.seats[opponent["seat"]])
-    if me.away:
-        view.status = "A computer player is playing for you. Press Sit Down to play again."
-    elif game.phase.over and me.ready:
-        view.status = "Waiting for the other players to press OK..."
     return player, view
 
 
