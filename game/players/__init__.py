@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from game.engine import DECK, Game
 
+from . import jit
 from .brain import decide_pass, decide_play
 from .view import View, view_of
 
@@ -25,7 +26,7 @@ def choose_play(game: Game, seat: int) -> str:
     """The card ``seat`` plays now; one of ``game.legal_plays(seat)``."""
     if game.turn != seat:
         raise ValueError("it is not that seat's turn")
-    return DECK[decide_play(view_of(game, seat))].code
+    return DECK[decide_play(view_of(game, seat), jit.core())].code
 
 
 def choose_even_play(game: Game, seat: int) -> str:
@@ -33,4 +34,4 @@ def choose_even_play(game: Game, seat: int) -> str:
     table where the others see how long the computer took (see ``decide_play``)."""
     if game.turn != seat:
         raise ValueError("it is not that seat's turn")
-    return DECK[decide_play(view_of(game, seat), even=True)].code
+    return DECK[decide_play(view_of(game, seat), jit.core(), even=True)].code

@@ -23,7 +23,6 @@ from game.engine.rules import (
     suit_of,
 )
 
-from . import jit
 from .deals import DealSampler, Knowledge, knowledge_of
 from .sim import AS, KS, high, moon_threat, pick, table_state
 from .view import View
@@ -66,10 +65,10 @@ class Tally:
     cards = 0
 
 
-def decide_play(view: View, core=None, even: bool = False) -> int:
+def decide_play(view: View, core, even: bool = False) -> int:
     """The card to play, as an index; the view must be at this seat's turn. ``core`` is the form
-    of ``game.players.sim`` the search runs in (by default the compiled one if it loaded): both
-    give the same card.
+    of ``game.players.sim`` the search runs in (``game.players.jit.core()``, the compiled one if
+    it loaded, or ``sim`` itself): both give the same card.
 
     ``even``: where others watch how long a decision takes (a network table), a card that
     needs no search (the only legal one, or the only one worth playing) is searched for
@@ -82,16 +81,15 @@ def decide_play(view: View, core=None, even: bool = False) -> int:
     first = not view.tricks
     broken = bool(know.gone & HEART_MASK)
     legal = legal_mask(know.hand, view.trick, first, broken)
-    candidates = [high(legal)] if legal & (legal - 1) == 0 else _distinct(legal, know)
+    candidates = [high(legal)] if legal & (legal - 1) == 0 else distinct_cards(legal, know)
     if len(candidates) == 1:
         if even:
-            _search(view, know, cards_of(know.hand), first, broken, core or jit.core(), full=True)
+            _search(view, know, cards_of(know.hand), first, broken, core, full=True)
         return candidates[0]
-    core = core or jit.core()
     return _search(view, know, candidates, first, broken, core, full=even)
 
 
-def _distinct(legal: int, know: Knowledge) -> list[int]:
+def distinct_cards(legal: int, know: Knowledge) -> list[int]:
     """One card from each run of cards that are worth the same (e.g. 9 and 10 with the J out)."""
     seen = know.hand | know.gone
     reps = []
@@ -139,7 +137,7 @@ def _search(
         _shown_voids(know),
     )
     options = [(card, -1) for card in candidates]
-    if pts[me] == sum(pts) and _moon_strength(know.hand) >= MOON_STRENGTH:
+    if pts[me] == sum(pts) and moon_strength(know.hand) >= MOON_STRENGTH:
         options += [(card, me) for card in candidates]
     sampler = DealSampler(know)
     # the loop over deals and candidates runs in ``core``, on its containers
@@ -198,7 +196,7 @@ def _search(
     return best
 
 
-def _moon_strength(hand: int) -> float:
+def moon_strength(hand: int) -> float:
     """Average weight of the cards held (ten 1 up to ace 5): high hands may shoot the moon."""
     total = 0
     count = 0

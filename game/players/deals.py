@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from game.engine import SplitMix64, rules
 from game.engine.rules import ALL_CARDS, FIRST_HEART, HEART_MASK, POINT_MASK, QS, QS_BIT, SUIT
 
+from . import sim
 from .sim import RANK_ORDER
 from .view import View
 
@@ -251,8 +252,6 @@ class DealSampler:
 
     def draw(self, rng: SplitMix64) -> list[int]:
         """One deal of the unknown cards; our own hand in our seat."""
-        from . import sim
-
         return [int(h) for h in self.draw_many(rng, 1, sim)[0]]
 
 
@@ -278,20 +277,3 @@ def _matching(cards, eligible, cap, hands) -> list[int]:
         if c is not None:
             out[slots[j]] |= 1 << c
     return out
-
-
-def warm_up(core) -> None:
-    """One small search in ``core``, so that every hot function of it has run once."""
-    from game.engine import DECK, Game
-
-    DECK_CODES = [card.code for card in DECK]  # noqa: N806
-
-    from .brain import decide_play
-    from .view import view_of
-
-    game = Game.new(1)
-    for seat in range(4):
-        game.pass_cards(seat, game.hand(seat)[:3])
-    for _ in range(8):
-        seat = game.turn
-        game.play(seat, DECK_CODES[decide_play(view_of(game, seat), core)])

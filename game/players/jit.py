@@ -2,7 +2,8 @@
 
 ``game.players.sim`` is written in the subset of Python that numba compiles. Imported as
 usual it is plain Python, the form the tests read and the fallback plays with. ``core()`` loads
-the same file a second time under the name ``game.players.sim_compiled``; there ``hot`` compiles
+the same file a second time under the name ``game.players.sim_compiled``; there ``hot``
+(``game.players.hot``) compiles
 every function it marks, with numba's on-disk cache (``NUMBA_CACHE_DIR``) so that a restarted
 worker loads the machine code instead of compiling it again. If numba is missing or fails, the
 site plays with the Python form and says so once in the log and on ``/healthz?detail``.
@@ -22,22 +23,19 @@ import threading
 import time
 from types import ModuleType
 
+from game.engine import DECK, Game
+
+from . import sim
+from .brain import decide_play
+from .hot import COMPILED_NAME
+from .view import view_of
+
 log = logging.getLogger(__name__)
 
-COMPILED_NAME = "game.players.sim_compiled"
 DISABLE_ENV = "HEARTS_PYTHON_PLAYERS"  # set to 1 to play with the Python form on purpose
 
 _state: dict[str, object] = {"core": None, "status": None, "detail": ""}
 _loading = threading.Lock()  # two first moves at once load (and log) it once
-
-
-def hot(func):
-    """Compile ``func`` in the compiled copy of its module; leave it as it is elsewhere."""
-    if func.__module__ != COMPILED_NAME:
-        return func
-    import numba
-
-    return numba.njit(cache=True, nogil=True)(func)
 
 
 def cache_dir() -> str:
@@ -54,9 +52,18 @@ def cache_dir() -> str:
     return os.path.join(tempfile.gettempdir(), "hearts-numba-cache")
 
 
-def _load() -> ModuleType:
-    import game.players.sim as plain
+def warm_up(core: ModuleType) -> None:
+    """Eight cards of a game decided by the search in ``core``, so that every hot function of it
+    has run once: numba compiles it (or loads it from its cache) now, not during a move."""
+    game = Game.new(1)
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat)[:3])
+    for _ in range(8):
+        seat = game.turn
+        game.play(seat, DECK[decide_play(view_of(game, seat), core)].code)
 
+
+def _load() -> ModuleType:
     folder = cache_dir()
     if folder and "numba" not in sys.modules:
         os.environ["NUMBA_CACHE_DIR"] = folder  # numba reads it when first imported
@@ -64,12 +71,12 @@ def _load() -> ModuleType:
 
     if numba.config.DISABLE_JIT:
         raise RuntimeError("NUMBA_DISABLE_JIT is set: numba would run the Python form, slower")
-    spec = importlib.util.spec_from_file_location(COMPILED_NAME, plain.__file__)
+    spec = importlib.util.spec_from_file_location(COMPILED_NAME, sim.__file__)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules[COMPILED_NAME] = module
     try:
         spec.loader.exec_module(module)  # type: ignore[union-attr]
-        module.warm()
+        warm_up(module)
     except BaseException:
         sys.modules.pop(COMPILED_NAME, None)
         raise
@@ -88,18 +95,16 @@ def core() -> ModuleType:
 
 
 def _choose() -> None:
-    import game.players.sim as plain
-
     started = time.perf_counter()
     if os.environ.get(DISABLE_ENV) == "1":
-        module, status = plain, "python"
+        module, status = sim, "python"
         detail = f"players think in Python ({DISABLE_ENV}=1)"
         log.warning("computer players: %s", detail)
     else:
         try:
             module = _load()
         except Exception as error:  # numba missing, or failing on this machine
-            module, status = plain, "python"
+            module, status = sim, "python"
             detail = (
                 f"players think in Python, some 30 times slower: the compiled search core "
                 f"did not load ({type(error).__name__}: {error})"

@@ -34,7 +34,7 @@ from game.engine.rules import (
     TWO_OF_CLUBS_BIT,
 )
 
-from .jit import COMPILED_NAME, hot
+from .hot import COMPILED_NAME, hot
 
 COMPILED = __name__ == COMPILED_NAME
 
@@ -572,13 +572,3 @@ def draw_deals(
         if not made:
             return state, d
     return state, stop
-
-
-def warm() -> None:
-    """Run every hot function once, so that numba compiles it (or loads it from its cache)
-    now rather than during a player's move."""
-    import sys
-
-    from .deals import warm_up
-
-    warm_up(sys.modules[__name__])
