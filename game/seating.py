@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from game import players
 from game.engine import PASS_SIZE, PLAYER_NAMES, SEATS, Game, IllegalMove, Phase
-from game.review import kept_for_review as kept_for_review  # a hand kept when left
+from game.engine.handlog import kept_for_review as kept_for_review  # a hand kept when left
 
 COMPUTER_NAMES = PLAYER_NAMES[1:]  # Pauline, Michele and Ben, in seats 1, 2 and 3
 

@@ -5,8 +5,8 @@ from django.contrib.sessions.backends.signed_cookies import SessionStore
 from django.http import HttpResponse
 
 from game.engine import Game, SplitMix64
+from game.engine.handlog import kept_for_review
 from game.names import NAME_MAX
-from game.review import kept_for_review
 from game.web.player import PlayerState, Stats
 from game.web.session import save
 from tests.helpers import game_of, pass_three, post, state_of, store

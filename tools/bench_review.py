@@ -16,8 +16,9 @@ import statistics
 import time
 
 from game.engine import Game, Phase, SplitMix64
+from game.engine.handlog import HandRecord
 from game.players import choose_pass, choose_play, jit
-from game.review import HandRecord, review
+from game.web.hand_review import review
 
 NAMES = ("You", "Pauline", "Michele", "Ben")
 
