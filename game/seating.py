@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from game import players
 from game.engine import PASS_SIZE, PLAYER_NAMES, SEATS, Game, IllegalMove, Phase
 from game.engine.handlog import kept_for_review as kept_for_review  # a hand kept when left
+from game.players.review import decide as decide  # ask directly, when no Clock paces thinking
 
 COMPUTER_NAMES = PLAYER_NAMES[1:]  # Pauline, Michele and Ben, in seats 1, 2 and 3
 
@@ -81,11 +82,6 @@ class Mine(Protocol):
 
 
 Think = Callable[..., Any]  # think(fn, *args): how a computer's decision is asked
-
-
-def decide(fn, *args):
-    """Ask a computer player directly: the thinker when no ``Clock`` paces the thinking."""
-    return fn(*args)
 
 
 # ---- what a seat does ---------------------------------------------------------------------
