@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.engine import DECK, SEATS, Card, Game, rules
+from game.engine import DECK, SEATS, Card, Game, rules, seat_after
 from game.engine.cards import INDEX_OF
 from game.engine.handlog import HandRecord
 from game.engine.rules import (
@@ -191,7 +191,7 @@ def review(record: HandRecord, seat: int, names: Sequence[str], core=None, think
         )
     direction = finished.pass_direction
     pass_to = finished.pass_target(seat)
-    pass_from = None if pass_to is None else (seat - (pass_to - seat)) % 4
+    pass_from = None if pass_to is None else seat_after(seat, seat - pass_to)
     passed = tuple(finished.passed(seat))
     received = tuple(finished.received(seat))
     if pass_to is None:
