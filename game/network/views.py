@@ -305,6 +305,7 @@ def draw(
         "idle_limit": idle_limit(),
         "version": version,
         "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
+        "redraw": ripe,  # the Unix second the page must be drawn again by (0: none), for network.js
         "poll_seconds": POLL_SECONDS,
         "events_url": reverse("network:events", args=[code]),
         "now": int(store.now_seconds()),

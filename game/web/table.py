@@ -107,6 +107,9 @@ class TableView:
     waits: list[tuple[str, int, int]] = field(default_factory=list)
     end_tick: int = 0  # when the animation is over: the hand lights, the sheet appears
     gathered: LastTrickView | None = None  # the last trick, to see again (our addition)
+    # the viewer's card on the table, as hearts.js shows it on a click before the answer: the
+    # markup it clones (trick.html's template), given the card's face and name and set arriving
+    yours: TableCard | None = None
     by_seat: list[str] = field(default_factory=list)  # the names by seat number
 
 
@@ -229,6 +232,7 @@ def table_view(
         your_turn=playing and game.turn == viewer,
         gathered=last_trick_view(game, viewer, names),
         by_seat=list(names),
+        yours=TableCard(viewer, "", "", place(viewer, viewer), "You"),
     )
 
 
