@@ -5,18 +5,15 @@ row's lock, whose wait is bounded; expired tables are removed on the way."""
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from game.models import Table
+from game.models import LIFETIME, LOBBY_LIFETIME, Table
 from game.network import push
 from game.network.codes import CODE_PATTERN
 from game.network.state import TableState
 
-LIFETIME = timedelta(hours=24)
-LOBBY_LIFETIME = timedelta(hours=1)  # a lobby whose game never starts
 PURGE_SHARE = 100  # one request to a table page in this many also removes expired tables
 LOCK_WAIT_MS = 3000  # the longest a move waits for the row's lock before it answers BUSY
 
