@@ -53,6 +53,11 @@ keepalive = 5
 # Import Django once in the master: a missing DJANGO_SECRET_KEY stops the start with its message
 # instead of a loop of failing workers, and the workers share the imported code's memory.
 preload_app = True
+# bin/serve (development): restart the workers when a Python file changes; each worker then
+# imports the site itself, as a worker forked from a master that imported it keeps the old code.
+if os.environ.get("HEARTS_RELOAD") == "1":
+    reload = True
+    preload_app = False
 # gunicorn 25+ opens a control socket in ~/.gunicorn by default: no use on a platform, and two
 # instances on one machine (the two-instance test) would fight over it. Older versions ignore this.
 control_socket_disable = True

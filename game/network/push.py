@@ -16,8 +16,10 @@ On PostgreSQL it sends ``NOTIFY hearts_tables, '<code> <version>'``, which Postg
 at commit (never for a rolled-back save) to every session listening; each worker process of
 each instance holds one such session (``Hub.listen``, psycopg 3's async notifications), started
 with the first stream it serves, and wakes the streams of that table. On SQLite (one machine)
-the announcement stays in the process (at commit), and a process with open streams also reads
-their tables' versions once a second, for saves made by another worker process. A listener
+the announcement stays in the process (at commit); for saves made by another worker process, a
+process with open streams asks the database file every ``CHANGE_SECONDS`` (25 ms) whether any
+other connection committed (``PRAGMA data_version``, answered from the WAL index in shared
+memory) and reads its streamed tables' versions when one did, and once a second anyway. A listener
 that loses its connection reconnects, then reads the versions of every table it streams, so a
 notification lost meanwhile costs a delay, never a move.
 
@@ -33,9 +35,11 @@ heard, and a round trip every ``ALIVE_SECONDS`` tells a silently dead one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import os
+import sqlite3
 import threading
 import time
 import urllib.parse
@@ -65,7 +69,10 @@ HEARTBEAT_SECONDS = float(os.environ.get("HEARTS_HEARTBEAT_SECONDS") or 20)
 STREAM_SECONDS = 600  # a stream ends after ten minutes and the page opens another (spreads
 # streams over the instances after a deploy; a stream is never a connection for ever)
 RETRY_MS = 1000  # how long the browser waits before it reconnects a stream that ended
-WATCH_SECONDS = 1.0  # SQLite: how often a process with open streams reads their versions
+WATCH_SECONDS = float(os.environ.get("HEARTS_SQLITE_WATCH_SECONDS") or 1)  # SQLite: a process
+# with open streams reads their versions at least this often
+# SQLite: how often a process with open streams asks the file whether another process saved
+CHANGE_SECONDS = float(os.environ.get("HEARTS_SQLITE_CHANGE_SECONDS") or 0.025)
 LISTEN_BACKOFF = (0.2, 5.0)  # a lost listener connection is tried again after 0.2 s, ..., 5 s
 ALIVE_SECONDS = 5.0  # the listener's round trip: a connection dead without a word is left
 GONE = 0  # the version announced for a table removed (expired)
@@ -112,12 +119,16 @@ class Hub:
         self.watches: dict[str, set[Watch]] = {}
         self.task: asyncio.Task | None = None
         self.listening = False  # PostgreSQL: the LISTEN session is connected now
+        self.watched = asyncio.Event()  # SQLite: set when a stream opens here
         # PostgreSQL: code -> (the newest version heard since the session connected, when)
         self.heard: dict[str, tuple[int, float]] = {}
 
     def start(self) -> None:
         """Start the listener if it is not running (call on the event loop)."""
-        self.loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:
+            self.watched = asyncio.Event()  # an event belongs to one loop
+        self.loop = loop
         if self.task is None or self.task.done():
             self.task = self.loop.create_task(self.listen())
 
@@ -126,6 +137,7 @@ class Hub:
         found = Watch()
         self.watches.setdefault(code, set()).add(found)
         self.start()
+        self.watched.set()
         return found
 
     def hear(self, payload: str) -> None:
@@ -190,16 +202,49 @@ class Hub:
             for code, version in await sync_to_async(versions, thread_sensitive=False)(codes):
                 self.offer(code, version)
 
+    async def watch_sqlite(self) -> None:
+        """SQLite: while streams are open here, ask the database file every ``CHANGE_SECONDS``
+        whether any other connection (another worker's save) has committed since the last look
+        (``PRAGMA data_version``: a read of the WAL index in shared memory, no query, no lock
+        waited for), and read the streamed tables' versions only when one has. A database SQLite
+        holds in memory (no file another process could share) is read once a second instead."""
+        path = sqlite_file()
+        looker = None
+        seen = None
+        looked = 0.0
+        while True:
+            if not self.watches:  # no stream here, nothing to tell: wait for the first
+                self.watched.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.watched.wait(), WATCH_SECONDS)
+                continue
+            await asyncio.sleep(CHANGE_SECONDS if path else WATCH_SECONDS)
+            changed = True
+            if path:
+                try:
+                    if looker is None:
+                        looker = sqlite3.connect(path, timeout=0, check_same_thread=False)
+                    now = looker.execute("PRAGMA data_version").fetchone()[0]
+                except sqlite3.Error:
+                    log.warning("streams: the database file unread", exc_info=True)
+                    if looker is not None:
+                        looker.close()
+                    looker = None
+                    now = None
+                # a change, or (whatever the looks said) a read once every WATCH_SECONDS
+                changed = now is None or now != seen or time.monotonic() - looked > WATCH_SECONDS
+                seen = now
+            if changed:
+                looked = time.monotonic()
+                try:
+                    await self.catch_up()
+                except DatabaseError:
+                    log.warning("streams: versions unread", exc_info=True)
+
     async def listen(self) -> None:
         """The process's one listener: PostgreSQL's notifications, else a look once a second."""
         if connection.vendor != "postgresql":
-            while True:
-                await asyncio.sleep(WATCH_SECONDS)
-                if self.watches:
-                    try:
-                        await self.catch_up()
-                    except DatabaseError:
-                        log.warning("streams: versions unread", exc_info=True)
+            await self.watch_sqlite()
         import psycopg  # only PostgreSQL needs it
 
         delay = LISTEN_BACKOFF[0]
@@ -251,6 +296,16 @@ def listen_params() -> dict:
             params.pop(key, None)
     params["application_name"] = f"hearts-listener-{os.getpid()}"  # in pg_stat_activity
     return params
+
+
+def sqlite_file() -> str | None:
+    """The SQLite database's file, or None when it is held in memory (tests) or not SQLite."""
+    if connection.vendor != "sqlite":
+        return None
+    name = str(django_connections["default"].settings_dict["NAME"])
+    if not name or name == ":memory:" or "mode=memory" in name or not os.path.exists(name):
+        return None
+    return name
 
 
 def versions(codes: list[str]) -> list[tuple[str, int]]:

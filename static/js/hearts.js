@@ -616,6 +616,9 @@
   var AGAIN_MOST_MS = 2000;
   var againMs = AGAIN_FIRST_MS;
   var againAt = 0;
+  var newestDrawn = 0; // a newer table drawn (by any answer) ends the waiting after 204s
+  // While its own request is out, a page behind its stream looks again this often.
+  var BUSY_LOOK_MS = 30;
 
   function pollBox() {
     return $("#table .net-poll");
@@ -626,12 +629,44 @@
     return Number(box.getAttribute("data-now")) + (Date.now() - Number(box.dataset.drawnAt)) / 1000;
   }
 
+  // Whether a request of the page's own is out: a move, a timed poll (a catch-up's own answer
+  // calls catchUp when it comes).
+  function ownRequestOut() {
+    return !!$("#table .htmx-request, #table.htmx-request");
+  }
+
+  // Ask catchUp again in ``ms``: one timer however many reasons, the soonest of them.
+  var recheck = null;
+  var recheckAt = 0;
+  function catchUpIn(ms) {
+    var at = Date.now() + ms;
+    if (recheck !== null) {
+      if (recheckAt <= at) return;
+      clearTimeout(recheck);
+    }
+    recheckAt = at;
+    recheck = setTimeout(function () {
+      recheck = null;
+      catchUp();
+    }, ms);
+  }
+
+  // A page behind its stream fetches what came after its own version as soon as nothing of its
+  // own is out. Whatever held it back (a move's answer on its way, a poll, a fetch put off with
+  // 204, a fetch that failed), the page looks again shortly after, rather than counting on one
+  // event to come in the right order: a notice is never left unfetched.
   function catchUp() {
     var box = pollBox();
     var drawn = drawnVersion();
     if (!box || drawn === null || pushed <= drawn || catchingUp || !window.htmx) return;
-    if ($("#table .htmx-request, #table.htmx-request")) return; // a move's answer is on its way
-    if (Date.now() < againAt) return; // the timer set then asks
+    if (ownRequestOut()) {
+      catchUpIn(BUSY_LOOK_MS);
+      return;
+    }
+    if (Date.now() < againAt) {
+      catchUpIn(againAt - Date.now());
+      return;
+    }
     catchingUp = true;
     lastAsked = Date.now();
     htmx.ajax("GET", box.getAttribute("hx-get"), { source: "#table", target: "#table", swap: "outerHTML" }).then(
@@ -640,15 +675,15 @@
         if (drawnVersion() === drawn) {
           // nothing drawn: asking again at once would press on a busy process in a loop
           againAt = Date.now() + againMs;
-          setTimeout(catchUp, againMs);
           againMs = Math.min(againMs * 2, AGAIN_MOST_MS);
-        } else {
-          againMs = AGAIN_FIRST_MS;
-          setTimeout(catchUp, 0);
         }
+        catchUp();
       },
       function () {
-        catchingUp = false;
+        catchingUp = false; // the fetch failed (the network, the server): try again, later
+        againAt = Date.now() + againMs;
+        againMs = Math.min(againMs * 2, AGAIN_MOST_MS);
+        catchUp();
       }
     );
   }
@@ -693,6 +728,8 @@
     setTimeout(catchUp, 0);
   });
 
+  document.addEventListener("htmx:afterSwap", noteDrawn);
+
   document.addEventListener("htmx:beforeRequest", function () {
     var cards = handCards();
     var at = cards.indexOf(document.activeElement);
@@ -722,8 +759,18 @@
     );
   }
 
+  function noteDrawn() {
+    var drawn = drawnVersion();
+    if (drawn !== null && drawn > newestDrawn) {
+      newestDrawn = drawn;
+      againMs = AGAIN_FIRST_MS;
+      againAt = 0;
+    }
+  }
+
   document.addEventListener("htmx:afterSettle", function () {
     notePollBox();
+    noteDrawn();
     catchUp();
     showDialogs();
     setUpHand();
@@ -750,5 +797,6 @@
   showDialogs();
   followHash();
   notePollBox();
+  noteDrawn();
   openStream();
 })();

@@ -1,0 +1,185 @@
+"""Two real browsers at one network table, each playing the moment its page lets it (default
+animation, no reduced motion), driven from inside the pages themselves so that no round trip
+of the test slows a person down: what the real-time tests and the figures share."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import statistics
+import subprocess
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.production import clean_env
+from tests.push_support import HOST, Person
+from tools.server import REPO, free_port, healthy
+
+HAND_TIMEOUT_MS = 90_000
+
+# In every page: each card's send (the moment the page lets it go: its form submitted), the
+# first moment each card is on the table (a played card in the centre, added to the page), the
+# versions streamed, and a player who presses whatever the page offers as soon as it may.
+# ``window.__go`` starts the player; ``window.__silence_poll`` stops the page's timed poll, so
+# that only the stream can bring the other person's moves.
+PLAYER = """
+window.__go = false; window.__silence_poll = false;
+window.__clicked = {}; window.__seen = {}; window.__told = [];
+document.addEventListener('submit', e => {
+  const card = e.submitter;
+  if (card && card.matches('.hand .card') && e.target.matches('.hand-form[action$="/play"]'))
+    window.__clicked[card.value] = Date.now();
+});
+document.addEventListener('htmx:beforeRequest', e => {
+  const elt = e.detail.elt;
+  if (window.__silence_poll && elt && elt.classList && elt.classList.contains('net-poll'))
+    e.preventDefault();
+}, true);
+new MutationObserver(records => {
+  const now = Date.now();
+  for (const record of records) for (const node of record.addedNodes) {
+    if (!node.querySelectorAll) continue;
+    for (const el of [node, ...node.querySelectorAll('.center .played')]) {
+      const face = [...el.classList].find(c => c.startsWith('face-'));
+      if (el.matches('.center .played') && face && !(face.slice(5) in window.__seen))
+        window.__seen[face.slice(5)] = now;
+    }
+  }
+}).observe(document, {subtree: true, childList: true});
+const Original = window.EventSource;
+window.EventSource = class extends Original {
+  constructor(url, options) {
+    super(url, options);
+    this.addEventListener('table', e => window.__told.push(Number(e.data)));
+  }
+};
+window.__handOver = () => !!document.querySelector(
+  '#table.phase-hand_over, #table.phase-game_over');
+setInterval(() => {
+  if (!window.__go || !window.htmx || document.readyState !== 'complete') return;
+  if (window.__handOver()) return;
+  // the page's own request is out, or its answer not yet settled (htmx has not taken the new
+  // forms in hand: a click now would send the form as a page of its own)
+  if (document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')) return;
+  const one = s => document.querySelector(s);
+  const button = one('#start-button') || one('#pass-button:not([disabled])');
+  if (button) {
+    button.click();
+    return;
+  }
+  if (one("#table .hand-form[action$='/select']")) {
+    const card = one('#table .hand .card:not(.raised)');
+    if (card && document.querySelectorAll('#table .hand .card.raised').length < 3) card.click();
+    return;
+  }
+  // a card the page lets go: hearts.js holds it back while the others' cards still arrive
+  const lit = one("#table .hand-form[action$='/play'] .card:not([aria-disabled='true'])");
+  if (lit) lit.click();
+}, 5);
+"""
+
+
+def seated(browser: Browser, person: Person, port: int, reduced_motion: str = "no-preference"):
+    """A browser context holding ``person``'s cookies, on the table's page, the player loaded."""
+    context = browser.new_context(base_url=f"http://{HOST}:{port}", reduced_motion=reduced_motion)
+    context.set_default_timeout(30_000)
+    context.add_cookies(
+        [
+            {"name": name, "value": value, "url": f"http://{HOST}:{port}/t/"}
+            for name, value in person.cookies.items()
+        ]
+    )
+    context.add_init_script(PLAYER)
+    page = context.new_page()
+    page.goto(f"/t/{person.code}/")
+    return page
+
+
+def a_table_for_two(port: int) -> tuple[Person, Person]:
+    anna, bea = Person("Anna", port), Person("Bea", port)
+    bea.join(anna.deal())
+    return anna, bea
+
+
+def play_a_hand(pages: list[Page], silence_poll: bool = False) -> None:
+    """Let both pages play until the hand is over (every page shows its end)."""
+    for page in pages:
+        page.evaluate("s => { window.__silence_poll = s; }", silence_poll)
+    for page in pages:
+        page.evaluate("() => { window.__go = true; }")
+    for page in pages:
+        try:
+            page.wait_for_function("() => window.__handOver()", timeout=HAND_TIMEOUT_MS)
+        except PlaywrightTimeout:
+            raise AssertionError(f"the hand stopped: {[state(p) for p in pages]}") from None
+
+
+def state(page: Page) -> dict:
+    """Where a page stands: the version drawn, the newest told, what it is doing."""
+    return page.evaluate(
+        """() => ({
+          drawn: document.querySelector('#table .net-poll')?.dataset.version,
+          told: Math.max(0, ...window.__told),
+          phase: document.querySelector('#table')?.className,
+          out: document.querySelectorAll('.htmx-request').length,
+          status: document.querySelector('#status')?.textContent.trim(),
+        })"""
+    )
+
+
+def arrivals(sender: Page, receiver: Page) -> list[float]:
+    """For each card ``sender``'s person played, the ms from its send until it was in
+    ``receiver``'s page (cards not seen there are left out: the caller counts them)."""
+    clicked = sender.evaluate("() => window.__clicked")
+    seen = receiver.evaluate("() => window.__seen")
+    return [seen[card] - at for card, at in clicked.items() if card in seen]
+
+
+def summary(latencies: list[float]) -> str:
+    ordered = sorted(latencies)
+    if not ordered:
+        return "n=0"
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return (
+        f"n={len(ordered)} mean {statistics.mean(ordered):.0f} ms, "
+        f"p95 {p95:.0f} ms, max {ordered[-1]:.0f} ms"
+    )
+
+
+@contextlib.contextmanager
+def bin_serve(tmp: Path):
+    """``bash bin/serve`` as the README starts it (its own SQLite file, a free port), until
+    /healthz answers; stopped afterwards."""
+    import signal
+    import time
+
+    port = free_port()
+    env = clean_env(DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}")
+    env.pop("DJANGO_SETTINGS_MODULE", None)  # bin/serve as a person runs it
+    log = (tmp / "serve.log").open("wb")
+    process = subprocess.Popen(
+        ["bash", "bin/serve", f"{HOST}:{port}"],
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not healthy(port):
+            assert process.poll() is None, (tmp / "serve.log").read_text()
+            assert time.monotonic() < deadline, (tmp / "serve.log").read_text()
+            time.sleep(0.1)
+        yield port
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
