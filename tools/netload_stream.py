@@ -2,7 +2,7 @@
 
 The same two gunicorn instances on one PostgreSQL, the same tables of four simulated people as
 ``tools.netload``, but each person's page holds its table's event stream (from one instance, its
-requests still alternating between both) as hearts.js does: when the stream tells a version
+requests still alternating between both) as network.js does: when the stream tells a version
 newer than the one the person has, the person fetches what came after it (the poll's URL);
 without news, it asks only every ``SAFETY_SECONDS``. ``--push poll`` runs the same measurement
 with the pages polling every two seconds instead, for the comparison; ``--push both`` streams
@@ -32,8 +32,8 @@ from tools import netload_table
 from tools.loadtest import HOST
 from tools.stats import median, percentile
 
-SAFETY_SECONDS = 20.0  # hearts.js: with its stream open a page still asks this often
-AGAIN_SECONDS = (0.05, 2.0)  # hearts.js: after a fetch that drew nothing, the next waits
+SAFETY_SECONDS = 20.0  # network.js: with its stream open a page still asks this often
+AGAIN_SECONDS = (0.05, 2.0)  # network.js: after a fetch that drew nothing, the next waits
 # the first of these, doubled after each such fetch in a row up to the second
 DATA = re.compile(rb"data: (\d+)\n")
 
@@ -119,7 +119,7 @@ def hold_stream(seat: Seat, deadline: float, opened: threading.Event) -> None:
 
 
 def play_streamed(seat: Seat, deadline: float, think: float) -> None:
-    """hearts.js with its stream open: act when asked, fetch when told, else wait."""
+    """network.js with its stream open: act when asked, fetch when told, else wait."""
     act_at = None
     asked = time.monotonic()
     again_at = 0.0  # a fetch that drew nothing (a 204: put off) asks again a while on
