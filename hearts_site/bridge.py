@@ -28,7 +28,7 @@ from typing import Any
 from hearts_site.guard import max_body_bytes, refusal
 
 QUEUE_KEY = "hearts.queue_ms"  # the environ key ServerTimingMiddleware reads
-BEHIND = "hearts.behind"  # game.network.push: this poll's page is behind what was heard
+BEHIND = "hearts.behind"  # game.network.quiet: this poll's page is behind what was heard
 
 
 class Bridge:

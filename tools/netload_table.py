@@ -31,7 +31,7 @@ TARGET_POLL_SERVER_MS = 3.0
 TARGET_POLL_BYTES = 300
 TARGET_MOVE_P99_MS = 300.0
 ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s %({hearts-poll}o)s"  # method, path, status, microseconds
-# in the app, and "later" on a poll a busy process put off (game.network.push.quiet_poll), else -
+# in the app, and "later" on a poll a busy process put off (game.network.quiet.quiet_poll), else -
 FRESH_CONNECTIONS = False  # --fresh-connections: a new TCP connection for every request
 
 

@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 import secrets
 from dataclasses import dataclass
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -34,9 +32,10 @@ from game import seating
 from game.engine import IllegalMove, check_number
 from game.models import Table
 from game.names import clean_name
-from game.network import push, seats, store
+from game.network import seats, store
 from game.network import state as tables
 from game.network.codes import CODE_PATTERN, LINK_PATTERN, new_code
+from game.network.quiet import QUIET_ASKED, ask_again, nothing_new, quiet, since_of, whole
 from game.web.last_trick import last_trick_view, why_none
 from game.web.player import Options, PlayerState
 from game.web.respond import dialog_or_page, render_fresh, see_other, table_or_page
@@ -89,9 +88,9 @@ def reachable(view, poll: bool = False):
         try:
             return view(request, *args, **kwargs)
         except Exception as error:
-            if not database_failed(error):
+            if not store.database_failed(error):
                 raise
-            is_busy = noted(error)
+            is_busy = store.noted(error)
             if poll:
                 return ask_again()
             code = kwargs.get("code", "")
@@ -99,29 +98,6 @@ def reachable(view, poll: bool = False):
             return notice(request, BUSY if is_busy else UNREACHABLE, status=503, back=back)
 
     return guarded
-
-
-def database_failed(error: BaseException) -> bool:
-    """Whether ``error`` is the database failing (a lost connection, a lock wait run out), not
-    a bug. Django wraps most driver errors, not all: a cursor closed on a lost connection
-    raises the driver's own (sqlite3.ProgrammingError, for one)."""
-    return isinstance(error, store.Busy | DatabaseError | connection.Database.Error)
-
-
-def noted(error: BaseException) -> bool:
-    """Whether the database's failure is a busy row (a lock wait run out); any other failure
-    is logged."""
-    is_busy = isinstance(error, store.Busy) or store.busy_error(error)
-    if not is_busy:
-        log.warning("network table: the database failed", exc_info=True)
-    return is_busy
-
-
-def ask_again() -> HttpResponse:
-    """A poll's answer when the database failed: the quiet 204, ``Hearts-Poll: retry``."""
-    response = nothing_new()
-    response[push.LATER_HEADER] = "retry"
-    return response
 
 
 # ---- drawing ---------------------------------------------------------------------------------
@@ -351,20 +327,6 @@ def see(code: str, since: int | None = None) -> HttpResponse:
     return see_other(f"{url}?v={since}" if since is not None else url)
 
 
-def whole(value: str) -> int | None:
-    """A whole number of at most 11 ASCII digits, or None (Unicode digits such as "²" too)."""
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else None
-
-
-def since_of(request: HttpRequest) -> int | None:
-    """The version a page showed, from ?v=: ASCII digits only (str.isdigit() takes "²")."""
-    return since_of_value(request.GET.get("v", ""))
-
-
-def since_of_value(value: str) -> int | None:
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
-
-
 # ---- the Network dialog: be the dealer, or connect --------------------------------------------
 
 
@@ -488,72 +450,6 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             return notice(request, tables.FULL, 409)
         return notice(request, "", 200, join=code)
     return draw(request, Seen(row, state, seat, since_of(request)))
-
-
-def nothing_new() -> HttpResponse:
-    """The answer to most polls, kept to a few hundred bytes: no body, so none of the headers
-    that only a document needs (its Content-Type, the CSP, X-Frame-Options); htmx swaps
-    nothing on a 204."""
-    response = HttpResponse(status=204)
-    del response["Content-Type"]
-    response["Cache-Control"] = "no-store"  # a caching proxy must not answer the next poll
-    response._csp_exempt = True  # django-csp's own flag, as its @csp_exempt sets it
-    response.xframe_options_exempt = True
-    return response
-
-
-QUIET_SQL = "SELECT 1 FROM {table} WHERE code = %s AND version = %s AND touched >= %s"
-
-
-def quiet(code: str, since: int | None, redraw: int | None) -> bool:
-    """Whether a page showing version ``since`` of this table has nothing new to draw: the
-    version is current, the table alive, and the time the page said it must be redrawn
-    (``redraw``, a Unix second from ?i=, when a seat's replace button falls due) has not come.
-    One indexed query of one row, no model built."""
-    if since is None or not CODE_PATTERN.fullmatch(code):
-        return False
-    now = timezone.now()
-    if redraw is not None and 0 < redraw <= now.timestamp():
-        return False
-    adapt = connection.ops.adapt_datetimefield_value
-    with connection.cursor() as cursor:
-        cursor.execute(
-            QUIET_SQL.format(table=connection.ops.quote_name(Table._meta.db_table)),
-            [code, since, adapt(now - store.LIFETIME)],
-        )
-        return cursor.fetchone() is not None
-
-
-POLL_PATH = re.compile(r"/t/([A-Za-z0-9_-]{22})/poll")
-QUIET_ASKED = "hearts.quiet_asked"  # QuietPollMiddleware found this poll not quiet
-
-
-class QuietPollMiddleware:
-    """Answer a poll that finds nothing new (most of them) before the rest of the stack: no
-    session, CSRF, URL routing or view, only ``quiet``'s query. Placed under the middleware
-    that add the security headers, so the 204 carries them; any other request, or a poll
-    that finds something, goes on to the ``poll`` view."""
-
-    def __init__(self, get_response) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        found = POLL_PATH.fullmatch(request.path_info)
-        if found and request.method in ("GET", "HEAD") and not request.META.get("CONTENT_LENGTH"):
-            # the front may have heard of a newer version already: then it is not quiet
-            behind = request.META.get(push.BEHIND)
-            try:
-                if not behind and quiet(
-                    found.group(1), since_of(request), whole(request.GET.get("i", ""))
-                ):
-                    return nothing_new()
-            except Exception as error:
-                if not database_failed(error):
-                    raise
-                noted(error)
-                return ask_again()
-            request.META[QUIET_ASKED] = True  # the view need not ask again
-        return self.get_response(request)
 
 
 @require_safe
