@@ -7,7 +7,8 @@ bounded by ``lock_timeout``; SQLite: the write lock taken at BEGIN, its wait bou
 timeout) only if the version is still the snapshot's; otherwise it is worked out again from the
 new row. So no table waits on another table's thinking. The version is bumped on each save; the
 page is drawn afterwards, from the seat of the browser that asked, with the viewer at the
-bottom. A poll compares versions and answers 204 without drawing anything when nothing changed.
+bottom. A poll compares versions and answers 204 without drawing anything when nothing changed
+(most polls never reach this module: ``game.network.quiet``).
 
 The browser's cookie holds only seat tokens (``hearts_seats``, sent to /t/ alone); the row holds
 their SHA-256. The solo game's requests never reach this module.
@@ -457,7 +458,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
 def poll(request: HttpRequest, code: str) -> HttpResponse:
     """htmx asks every two seconds: 204 (nothing drawn) while the version it holds is current,
     and while the idle limit has not passed since it drew idle players without their button
-    (QuietPollMiddleware answers most of those before the view)."""
+    (game.network.quiet answers most of those before the view)."""
     since = since_of(request)
     if not request.META.get(QUIET_ASKED) and quiet(code, since, whole(request.GET.get("i", ""))):
         return nothing_new()
