@@ -5,7 +5,12 @@ the seat tokens, selections, who pressed OK), the version that the polls compare
 was last changed. Every change happens in ``network.locked`` under the row's lock.
 """
 
+from datetime import timedelta
+
 from django.db import models
+
+LIFETIME = timedelta(hours=24)  # a table untouched this long is removed
+LOBBY_LIFETIME = timedelta(hours=1)  # a lobby whose game never starts
 
 
 class Table(models.Model):

@@ -24,7 +24,7 @@ sys.setswitchinterval(0.001)
 # on the event loop instead (hearts_site.streams): htmx asks again in two seconds and one drawing
 # then shows all that came meanwhile, so a busy process draws fewer tables and no drawing that
 # starts takes the interpreter from a move. A page a trick behind is drawn however busy
-# (game.network.push.LATER_VERSIONS).
+# (game.network.quiet.LATER_VERSIONS).
 front = Bridge(
     get_wsgi_application(),
     pages=int(os.environ.get("HEARTS_PAGE_THREADS") or 2),
@@ -32,6 +32,6 @@ front = Bridge(
     backlog=int(os.environ.get("HEARTS_POLL_BACKLOG") or 1),
     moving=int(os.environ.get("HEARTS_POLL_MOVES") or 1),
 )
-# A network table's event stream: native async Django, no thread held (game.network.push); a
+# A network table's event stream: native async Django, no thread held (game.network.stream); a
 # poll that the process's listener can tell has nothing new: a 204 without a thread or a query.
-application = Streams(front, "game.network.push.serve", "game.network.push.quiet_poll")
+application = Streams(front, "game.network.stream.serve", "game.network.quiet.quiet_poll")

@@ -53,7 +53,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A network table's poll that finds nothing new is answered here, with the headers above
     # and nothing below: most requests to the site are such polls.
-    "game.network.views.QuietPollMiddleware",
+    "game.network.quiet.QuietPollMiddleware",
     # Refuses what the site will not read (a charset, a large or multipart body) before any
     # middleware below touches request.POST; the middleware above add their headers to it.
     "hearts_site.guard.RequestGuardMiddleware",

@@ -1,18 +1,19 @@
-"""The front's forks: a network table's event stream goes to game.network.push.serve (native
+"""The front's forks: a network table's event stream goes to game.network.stream.serve (native
 async Django code, no thread held while the stream is open); a poll of a table whose newest
-version the process heard of may be answered by game.network.push.quiet_poll on the event
+version the process heard of may be answered by game.network.quiet.quiet_poll on the event
 loop, and so may any poll while the front is crowded (answered "later": Bridge.crowded); the
 rest goes to the Bridge."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from django.utils.module_loading import import_string
 
-EVENTS_PATH = re.compile(r"/t/[A-Za-z0-9_-]{22}/events")  # /t/<code>/events (game.network.push)
-POLL_PATH = re.compile(r"/t/[A-Za-z0-9_-]{22}/poll")
+from game.network.codes import path_pattern
+
+EVENTS_PATH = path_pattern("events")  # /t/<code>/events (game.network.stream)
+POLL_PATH = path_pattern("poll")
 
 
 class Streams:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from game.engine import DECK, Card, Game, SplitMix64, deal
+from game.engine import DECK, Card, Game, Phase, SplitMix64, deal
 from game.players import choose_pass, choose_play
 from tools import today
 from tools.hunter import Hunter
@@ -176,14 +176,14 @@ class DealResult:
 
 def play_hand(game: Game, kinds: list[Kind], result: DealResult) -> tuple[int, ...]:
     """Play one hand to its end; returns the scores with any moon applied."""
-    if game.phase == "passing":
+    if game.phase == Phase.PASSING:
         for seat in range(4):
             start = time.thread_time()
             cards = kinds[seat].pass_cards(game, seat)
             if kinds[seat] is OURS:
                 result.pass_times.append(time.thread_time() - start)
             game.pass_cards(seat, cards)
-    while game.phase == "playing":
+    while game.phase == Phase.PLAYING:
         seat = game.turn
         start, wall = time.thread_time(), time.perf_counter()
         card = kinds[seat].play(game, seat)
@@ -265,8 +265,8 @@ def think_positions(count: int, first: int = 0) -> list:
     while len(views) < count:
         game = deal_game(FIRST_NUMBER + index, 1 + index % 4)
         index += 1
-        while game.phase in ("passing", "playing") and len(views) < count:
-            if game.phase == "passing":
+        while not game.phase.over and len(views) < count:
+            if game.phase == Phase.PASSING:
                 for seat in range(4):
                     game.pass_cards(seat, choose_pass(game, seat))
                 continue

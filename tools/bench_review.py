@@ -15,9 +15,10 @@ import argparse
 import statistics
 import time
 
-from game.engine import Game, SplitMix64
+from game.engine import Game, Phase, SplitMix64
+from game.engine.handlog import HandRecord
 from game.players import choose_pass, choose_play, jit
-from game.review import HandRecord, review
+from game.web.hand_review import review
 
 NAMES = ("You", "Pauline", "Michele", "Ben")
 
@@ -26,7 +27,7 @@ def play_hand(number: int, hand_number: int, mistakes: float) -> HandRecord:
     """Hand ``hand_number`` of game ``number`` played to its end: seat 0 errs at random."""
     game = Game.at_hand(number, hand_number)
     rng = SplitMix64.for_key(0xBE7C, number, hand_number)
-    if game.phase == "passing":
+    if game.phase == Phase.PASSING:
         choices = [choose_pass(game, seat) for seat in range(4)]
         if rng.random() < mistakes:
             hand = game.hand(0)
@@ -34,7 +35,7 @@ def play_hand(number: int, hand_number: int, mistakes: float) -> HandRecord:
             choices[0] = hand[:3]
         for seat in range(4):
             game.pass_cards(seat, choices[seat])
-    while game.phase == "playing":
+    while game.phase == Phase.PLAYING:
         seat = game.turn
         if seat == 0 and rng.random() < mistakes:
             card = rng.choice(game.legal_plays(0))

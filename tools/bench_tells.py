@@ -18,7 +18,7 @@ import argparse
 import statistics
 import time
 
-from game.engine import Game
+from game.engine import Game, Phase
 from game.players import brain, choose_even_play, choose_pass, choose_play
 from tools.stats import percentile
 
@@ -50,7 +50,7 @@ def main() -> None:
         for seat in range(4):
             if not game.has_passed(seat):
                 game.pass_cards(seat, choose_pass(game, seat))
-        while game.phase == "playing":
+        while game.phase == Phase.PLAYING:
             seat = game.turn
             is_forced = forced(game, seat)
             results = {}

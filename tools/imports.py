@@ -5,10 +5,13 @@
 - the players (game.players) only themselves and the engine;
 - the solo game (game.solo) and the network (game.network) never import each other: what both
   need lives in game.web or game.seating;
-- nothing in game/ imports tools/.
+- nothing in game/ imports tools/;
+- no circles: no module reaches itself again by following arrows (an import inside a function
+  counts, so a circle cannot hide behind one).
 
-``python -m tools.imports`` prints the modules, the arrows, the largest module and function and
-any arrow against the rules; ``--arrows`` lists every arrow."""
+``python -m tools.imports`` prints the modules, the arrows, the largest module and function, the
+circles and any arrow against the rules; ``--arrows`` lists every arrow. It exits 1 when a circle
+or an arrow against the rules is found."""
 
 from __future__ import annotations
 
@@ -85,6 +88,53 @@ def against_the_rules(graph: set[tuple[str, str]]) -> list[str]:
     return broken
 
 
+def circles(graph: set[tuple[str, str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (each a circle of imports),
+    each sorted, found by Tarjan's algorithm without recursion."""
+    following: dict[str, list[str]] = {}
+    for importer, imported in sorted(graph):
+        following.setdefault(importer, []).append(imported)
+        following.setdefault(imported, [])
+    order: dict[str, int] = {}
+    lowest: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for start in following:
+        if start in order:
+            continue
+        work = [(start, 0)]
+        while work:
+            node, next_child = work.pop()
+            if next_child == 0:
+                order[node] = lowest[node] = len(order)
+                stack.append(node)
+                on_stack.add(node)
+            children = following[node]
+            if next_child < len(children):
+                work.append((node, next_child + 1))
+                child = children[next_child]
+                if child not in order:
+                    work.append((child, 0))
+                elif child in on_stack:
+                    lowest[node] = min(lowest[node], order[child])
+                continue
+            if lowest[node] == order[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+            if work:
+                parent = work[-1][0]
+                lowest[parent] = min(lowest[parent], lowest[node])
+    return sorted(found)
+
+
 def largest(known: dict[str, Path]) -> tuple[tuple[int, str], tuple[int, str]]:
     """(lines, name) of the largest module and of the largest function."""
     biggest_module = max((len(path.read_text().splitlines()), name) for name, path in known.items())
@@ -107,6 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"modules: {len(known)}, import arrows: {len(graph)}")
     print(f"largest module: {module} ({module_lines} lines)")
     print(f"largest function: {function} ({function_lines} lines)")
+    loops = circles(graph)
+    print(f"circles: {len(loops) or 'none'}")
+    for loop in loops:
+        print(f"  {' <-> '.join(loop)}")
     broken = against_the_rules(graph)
     print("arrows against the rules:", "none" if not broken else "")
     for line in broken:
@@ -114,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.arrows:
         for importer, imported in sorted(graph):
             print(f"  {importer} -> {imported}")
-    return 0
+    return 1 if loops or broken else 0
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 The same two gunicorn instances on one PostgreSQL, the same tables of four simulated people as
 ``tools.netload``, but each person's page holds its table's event stream (from one instance, its
-requests still alternating between both) as hearts.js does: when the stream tells a version
+requests still alternating between both) as network.js does: when the stream tells a version
 newer than the one the person has, the person fetches what came after it (the poll's URL);
 without news, it asks only every ``SAFETY_SECONDS``. ``--push poll`` runs the same measurement
 with the pages polling every two seconds instead, for the comparison; ``--push both`` streams
@@ -22,27 +22,26 @@ import contextlib
 import os
 import re
 import socket
-import sys
 import tempfile
 import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from tools import netload
+from tools import netload_table
 from tools.loadtest import HOST
 from tools.stats import median, percentile
 
-SAFETY_SECONDS = 20.0  # hearts.js: with its stream open a page still asks this often
-AGAIN_SECONDS = (0.05, 2.0)  # hearts.js: after a fetch that drew nothing, the next waits
+SAFETY_SECONDS = 20.0  # network.js: with its stream open a page still asks this often
+AGAIN_SECONDS = (0.05, 2.0)  # network.js: after a fetch that drew nothing, the next waits
 # the first of these, doubled after each such fetch in a row up to the second
 DATA = re.compile(rb"data: (\d+)\n")
 
 
-class Seat(netload.Person):
+class Seat(netload_table.Person):
     """A person whose page draws tables (each noted with when) and may hold a stream."""
 
-    def __init__(self, name: str, ports: list[int], stats: netload.Stats) -> None:
+    def __init__(self, name: str, ports: list[int], stats: netload_table.Stats) -> None:
         super().__init__(name, ports, stats)
         self.drawn: list[tuple[float, int]] = []  # (when, version) of each table drawn
         self.moved: list[tuple[int, float, float]] = []  # (version made, sent, answered)
@@ -120,7 +119,7 @@ def hold_stream(seat: Seat, deadline: float, opened: threading.Event) -> None:
 
 
 def play_streamed(seat: Seat, deadline: float, think: float) -> None:
-    """hearts.js with its stream open: act when asked, fetch when told, else wait."""
+    """network.js with its stream open: act when asked, fetch when told, else wait."""
     act_at = None
     asked = time.monotonic()
     again_at = 0.0  # a fetch that drew nothing (a 204: put off) asks again a while on
@@ -210,16 +209,16 @@ def run(args: argparse.Namespace) -> int:
         print("DATABASE_URL must name a PostgreSQL database: run bin/with-postgres python -m ...")
         return 2
     streamed = args.push in ("stream", "both")
-    stats = netload.Stats()
+    stats = netload_table.Stats()
     with tempfile.TemporaryDirectory(prefix="hearts-netload-") as folder, ExitStack() as stack:
         logs = [Path(folder) / f"gunicorn-{i}.log" for i in (1, 2)]
-        ports = netload.serve_two(stack, Path(folder), url, args.workers, logs)
+        ports = netload_table.serve_two(stack, Path(folder), url, args.workers, logs)
         if ports is None:
             return 2
         os.nice(args.client_nice)
         how = {
             "stream": "holding event streams",
-            "poll": f"polling every {netload.POLL_SECONDS:g} s",
+            "poll": f"polling every {netload_table.POLL_SECONDS:g} s",
             "both": "holding event streams (even tables) or polling (odd tables)",
         }[args.push]
         print(
@@ -232,11 +231,11 @@ def run(args: argparse.Namespace) -> int:
 
         def seat(i: int):
             return lambda: tables.__setitem__(
-                i, netload.seat_a_table(i, ports, stats, 1 + i, args.computers, kind=Seat)
+                i, netload_table.seat_a_table(i, ports, stats, 1 + i, args.computers, kind=Seat)
             )
 
         setup_deadline = time.monotonic() + args.setup_seconds
-        netload.in_threads([seat(i) for i in range(args.tables)], setup_deadline)
+        netload_table.in_threads([seat(i) for i in range(args.tables)], setup_deadline)
         tables = [people for people in tables if people]
         for index, table in enumerate(tables):
             for person in table:
@@ -244,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
         people = [person for table in tables for person in table]
         for index, person in enumerate(people):
             person.stream_port = ports[index % len(ports)]
-        shares = netload.CPUShares(url)
+        shares = netload_table.CPUShares(url)
         servers = shares.servers
         end = time.monotonic() + args.idle_seconds + args.stagger + args.seconds + 5
         opened = [threading.Event() for person in people if person.streamed]
@@ -254,25 +253,25 @@ def run(args: argparse.Namespace) -> int:
             for told in opened:
                 told.wait(max(0.0, setup_deadline - time.monotonic()))
             print(f"  {sum(t.is_set() for t in opened)} streams open of {len(opened)}")
-        idle = netload.CPUShares(url)
+        idle = netload_table.CPUShares(url)
         time.sleep(args.idle_seconds)
         print(f"  idle for {args.idle_seconds:g} s with the streams open (no move made):")
         print(idle.report(args.idle_seconds))
         pss, rss = memory(servers)
         print(f"  instances' memory, idle: PSS {pss:.0f} MB, RSS {rss:.0f} MB (both, all workers)")
         if not args.stagger:
-            netload.in_threads(
-                [lambda p=p: netload.start_table(p) for p in tables], time.monotonic() + 60
+            netload_table.in_threads(
+                [lambda p=p: netload_table.start_table(p) for p in tables], time.monotonic() + 60
             )
         stats.moves.clear()
         begin = time.monotonic()
         if args.stagger:  # as in netload: the tables start over --stagger s, counted from then
-            netload.stagger_starts(tables, begin, args.stagger)
+            netload_table.stagger_starts(tables, begin, args.stagger)
             print(f"  the tables start over {args.stagger:g} s; the figures count from then on")
         stats.since = begin + args.stagger
         since_clock = time.perf_counter() + args.stagger  # the same moment, on the clock
         measured_from = time.time() + args.stagger  # and as the access logs tell it
-        shares = netload.CPUShares(url)
+        shares = netload_table.CPUShares(url)
         if args.stagger:
             threading.Timer(args.stagger, shares.restart).start()
         deadline = stats.since + args.seconds
@@ -280,10 +279,10 @@ def run(args: argparse.Namespace) -> int:
         jobs = [
             (lambda p=p: play_streamed(p, deadline, args.think))
             if p.streamed
-            else (lambda p=p: netload.play(p, deadline, args.think))
+            else (lambda p=p: netload_table.play(p, deadline, args.think))
             for p in people
         ]
-        netload.in_threads(jobs, deadline + netload.TIMEOUT)
+        netload_table.in_threads(jobs, deadline + netload_table.TIMEOUT)
         seconds = time.monotonic() - stats.since
         cpu = shares.report(seconds)
         pss, rss = memory(servers)
@@ -294,16 +293,16 @@ def run(args: argparse.Namespace) -> int:
                 with contextlib.suppress(OSError):
                     person.sock.shutdown(socket.SHUT_RDWR)
         stack.close()
-        entries = netload.access_entries(logs, since=measured_from)
-        move_post = netload.server_times(entries, "", "200", method="POST")
+        entries = netload_table.access_entries(logs, since=measured_from)
+        move_post = netload_table.server_times(entries, "", "200", method="POST")
     groups = {"stream": [t for t in tables if t[0].streamed]}
     groups["poll"] = [t for t in tables if not t[0].streamed]
     print(f"  during play ({seconds:.0f} s):")
     print(cpu)
     print(f"  instances' memory at the end of play: PSS {pss:.0f} MB, RSS {rss:.0f} MB")
-    print(netload.figures("polls, nothing new (204)", stats.polls_quiet, seconds))
-    print(netload.figures("fetches, a new table (200)", stats.polls_new, seconds))
-    print(netload.figures("moves (POST)", stats.move_ms(), seconds))
+    print(netload_table.figures("polls, nothing new (204)", stats.polls_quiet, seconds))
+    print(netload_table.figures("fetches, a new table (200)", stats.polls_new, seconds))
+    print(netload_table.figures("moves (POST)", stats.move_ms(), seconds))
     print(
         f"  server time of a move (gunicorn):      median {median(move_post):.2f} ms   "
         f"p99 {percentile(move_post, 99):.2f} ms"
@@ -341,7 +340,3 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--idle-seconds", type=float, default=10.0, help="streams open, no move (--push)"
     )
-
-
-if __name__ == "__main__":
-    sys.exit(netload.main(["--push", "stream", *sys.argv[1:]]))

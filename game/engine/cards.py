@@ -41,8 +41,6 @@ class Card:
 
     @property
     def points(self) -> int:
-        from .rules import card_points  # the rules state what a card scores; they import us
-
         return card_points(self.index)
 
     @classmethod
@@ -68,6 +66,18 @@ class Card:
 
 
 QUEEN_OF_SPADES_INDEX = SUITS.index("S") * 13 + RANKS.index("Q")
+FIRST_HEART = SUITS.index("H") * 13  # every card index from here up is a heart
+QUEEN_POINTS = 13
+
+
+def card_points(index: int) -> int:
+    """What the card of this index scores: 1 for a heart, 13 for the queen of spades, else 0.
+    The rules (``rules.trick_points``) and ``Card.points`` both ask this."""
+    if index >= FIRST_HEART:
+        return 1
+    return QUEEN_POINTS if index == QUEEN_OF_SPADES_INDEX else 0
+
+
 DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 INDEX_OF: dict[str, int] = {card.code: card.index for card in DECK}  # canonical codes only
 TWO_OF_CLUBS = DECK[0]

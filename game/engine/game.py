@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from . import rules
@@ -17,8 +18,30 @@ from .rng import SEED_BYTES, deal, secret_deal, secret_key
 from .rules import MOON
 
 SEATS = (0, 1, 2, 3)
+PASS_SIZE = 3  # the cards each seat passes
+
+
+class Phase(StrEnum):
+    """Where a game is. Its value is the word the saved game, the templates and the CSS use."""
+
+    PASSING = "passing"
+    PLAYING = "playing"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+    @property
+    def over(self) -> bool:
+        """The hand is over (and, at GAME_OVER, the game): the score sheet's moment."""
+        return self in (Phase.HAND_OVER, Phase.GAME_OVER)
+
+
+def seat_after(seat: int, steps: int = 1) -> int:
+    """The seat ``steps`` places clockwise after ``seat`` (the order of play)."""
+    return (seat + steps) % len(SEATS)
+
+
 PLAYER_NAMES = ("You", "Pauline", "Michele", "Ben")
-SELECT_THREE = "Select three cards to pass."
+SELECT_THREE = "Select three cards to pass."  # PASS_SIZE, in words
 REFUSALS = {  # a card the rules keep back, by the mask that keeps it (rules.refused_by)
     "lead": "You must lead the two of clubs.",
     "hearts": "Hearts has not been broken. Choose another suit.",
@@ -62,7 +85,7 @@ def check_number(number: Any) -> int:
 
 
 def _trick_winner(leader: int, cards: list[int]) -> int:
-    return (leader + rules.winning_position(cards)) % 4
+    return seat_after(leader, rules.winning_position(cards))
 
 
 class Game:
@@ -91,7 +114,7 @@ class Game:
         self.moon_off_shooter = False
         self.finish_dead_hands = False  # our addition: see finish_dead_hand()
         self.hand_number = 0
-        self.phase = "passing"
+        self.phase = Phase.PASSING
         self._hands: list[set[int]] = [set() for _ in SEATS]
         self._passed: list[tuple[int, ...]] = [() for _ in SEATS]
         self._received: list[tuple[int, ...]] = [() for _ in SEATS]
@@ -151,7 +174,7 @@ class Game:
         if self.pass_direction == "keep":
             self._start_play()
         else:
-            self.phase = "passing"
+            self.phase = Phase.PASSING
 
     @property
     def random_key(self) -> int:
@@ -160,7 +183,7 @@ class Game:
         return secret_key(self.seed) if self.seed else self.number
 
     def _start_play(self) -> None:
-        self.phase = "playing"
+        self.phase = Phase.PLAYING
         leader = next(seat for seat in SEATS if 0 in self._hands[seat])
         self._current = (leader, [])
 
@@ -173,7 +196,7 @@ class Game:
     def pass_target(self, seat: int) -> int | None:
         """The seat that ``seat`` passes to this hand, or None on a keep hand."""
         offset = PASS_OFFSET.get(self.pass_direction)
-        return None if offset is None else (seat + offset) % 4
+        return None if offset is None else seat_after(seat, offset)
 
     def hand(self, seat: int) -> list[str]:
         """That seat's cards, sorted clubs, diamonds, spades, hearts, low to high."""
@@ -191,17 +214,17 @@ class Game:
 
     @property
     def turn(self) -> int | None:
-        if self.phase != "playing" or self._current is None:
+        if self.phase != Phase.PLAYING or self._current is None:
             return None
         leader, cards = self._current
-        return (leader + len(cards)) % 4
+        return seat_after(leader, len(cards))
 
     @property
     def trick(self) -> tuple[tuple[int, str], ...]:
         if self._current is None:
             return ()
         leader, cards = self._current
-        return tuple(((leader + i) % 4, DECK[c].code) for i, c in enumerate(cards))
+        return tuple((seat_after(leader, i), DECK[c].code) for i, c in enumerate(cards))
 
     @property
     def trick_leader(self) -> int | None:
@@ -213,7 +236,7 @@ class Game:
 
     @staticmethod
     def _completed(leader: int, cards: list[int]) -> CompletedTrick:
-        plays = tuple(((leader + i) % 4, DECK[c].code) for i, c in enumerate(cards))
+        plays = tuple((seat_after(leader, i), DECK[c].code) for i, c in enumerate(cards))
         return CompletedTrick(plays, _trick_winner(leader, cards))
 
     @property
@@ -253,7 +276,7 @@ class Game:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        if self.phase != "game_over":
+        if self.phase != Phase.GAME_OVER:
             return ()
         totals = self.totals
         low = min(totals)
@@ -262,7 +285,7 @@ class Game:
     @property
     def moon_shooter(self) -> int | None:
         """The seat that took all 26 points in the hand just finished, if any."""
-        if self.phase not in ("hand_over", "game_over") or len(self._tricks) != 13:
+        if not self.phase.over or len(self._tricks) != 13:
             return None
         points = self.hand_points()
         return next((seat for seat in SEATS if points[seat] == MOON), None)
@@ -293,11 +316,11 @@ class Game:
 
     def _verify_play(self, seat: int, code: str) -> int:
         seat = self._verify_seat(seat)
-        if self.phase == "passing":
+        if self.phase == Phase.PASSING:
             raise IllegalMove("Pass three cards first.")
-        if self.phase == "hand_over":
+        if self.phase == Phase.HAND_OVER:
             raise IllegalMove("The hand is over. Press OK to deal the next hand.")
-        if self.phase == "game_over":
+        if self.phase == Phase.GAME_OVER:
             raise IllegalMove("The game is over.")
         if seat != self.turn:
             raise IllegalMove(f"It is not your turn. Waiting for {PLAYER_NAMES[self.turn]}.")
@@ -319,16 +342,16 @@ class Game:
     def pass_cards(self, seat: int, codes: Any) -> None:
         """Choose three cards to pass; the exchange happens once all four seats have chosen."""
         seat = self._verify_seat(seat)
-        if self.phase != "passing":
-            if self.pass_direction == "keep" and self.phase == "playing":
+        if self.phase != Phase.PASSING:
+            if self.pass_direction == "keep" and self.phase == Phase.PLAYING:
                 raise IllegalMove("No cards are passed on this hand.")
             raise IllegalMove("Cards are not being passed now.")
         if self._passed[seat]:
             raise IllegalMove("You have already passed your cards.")
-        if isinstance(codes, str) or not isinstance(codes, list | tuple) or len(codes) != 3:
+        if isinstance(codes, str) or not isinstance(codes, list | tuple) or len(codes) != PASS_SIZE:
             raise IllegalMove(SELECT_THREE)
         cards = [Card.parse(code) for code in codes]
-        if len({card.index for card in cards}) != 3:
+        if len({card.index for card in cards}) != PASS_SIZE:
             raise IllegalMove("Select three different cards to pass.")
         for card in cards:
             if card.index not in self._hands[seat]:
@@ -353,7 +376,7 @@ class Game:
         hand: the engine plays out the rest at once (``finish_dead_hand``)."""
         card = self._verify_play(seat, code)
         self._apply(seat, card)
-        if self.finish_dead_hands and self.phase == "playing" and not self.points_left:
+        if self.finish_dead_hands and self.phase == Phase.PLAYING and not self.points_left:
             self.finish_dead_hand()
 
     def _apply(self, seat: int, card: int) -> None:
@@ -377,7 +400,7 @@ class Game:
     def _finish_hand(self) -> None:
         self.history.append(self._hand_score())
         self._fold_history()
-        self.phase = "game_over" if max(self.totals) >= GAME_OVER_SCORE else "hand_over"
+        self.phase = Phase.GAME_OVER if max(self.totals) >= GAME_OVER_SCORE else Phase.HAND_OVER
 
     def _fold_history(self) -> None:
         while len(self.history) > HISTORY_ROWS:
@@ -405,11 +428,11 @@ class Game:
         other. Who takes these tricks cannot matter: they hold no points, so the score is
         exactly the one that playing on, any way at all, would give.
         """
-        if self.phase != "playing":
+        if self.phase != Phase.PLAYING:
             raise IllegalMove("No hand is being played.")
         if self.points_left:
             raise IllegalMove("Points are still left in this hand.")
-        while self.phase == "playing":
+        while self.phase == Phase.PLAYING:
             seat = self.turn
             self._apply(seat, self._legal(seat)[0])  # type: ignore[arg-type]
 
@@ -417,7 +440,7 @@ class Game:
     def played_out_from(self) -> int | None:
         """After a hand the engine finished for lack of points: how many tricks the players
         played (the rest it played out itself). None for any other hand, or while playing."""
-        if not self.finish_dead_hands or self.phase not in ("hand_over", "game_over"):
+        if not self.finish_dead_hands or not self.phase.over:
             return None
         taken = 0
         for played, (_, cards) in enumerate(self._tricks, start=1):
@@ -434,17 +457,17 @@ class Game:
         trial = self.copy()
         for leader, cards in trial._tricks[start:]:
             for i, card in enumerate(cards):
-                trial._hands[(leader + i) % 4].add(card)
+                trial._hands[seat_after(leader, i)].add(card)
         trial._tricks = trial._tricks[:start]
         trial._current = (_trick_winner(*trial._tricks[-1]), [])
-        trial.phase = "playing"
+        trial.phase = Phase.PLAYING
         trial.history = trial.history[:-1]
         trial.finish_dead_hand()
         return trial._tricks == self._tricks
 
     def next_hand(self) -> None:
-        if self.phase != "hand_over":
-            if self.phase == "game_over":
+        if self.phase != Phase.HAND_OVER:
+            if self.phase == Phase.GAME_OVER:
                 raise IllegalMove("The game is over. Start a new game.")
             raise IllegalMove("The hand is not over yet.")
         self._deal(self.hand_number + 1)
@@ -562,8 +585,9 @@ class Game:
             or self.hand_number < 1
         ):
             fail("hand number")
-        if self.phase not in ("passing", "playing", "hand_over", "game_over"):
+        if not isinstance(self.phase, str) or self.phase not in tuple(Phase):
             fail("phase")
+        self.phase = Phase(self.phase)
         if len(self._hands) != 4 or len(self._passed) != 4 or len(self._received) != 4:
             fail("seats")
         if any(len(points) != 4 for points in self.history):
@@ -583,48 +607,48 @@ class Game:
             if expected_leader is not None and leader != expected_leader:
                 fail("leader")
             for i in range(len(cards)):
-                played[(leader + i) % 4] += 1
+                played[seat_after(leader, i)] += 1
             if len(cards) == 4:
                 expected_leader = _trick_winner(leader, cards)
         if any(len(self._hands[s]) + played[s] != 13 for s in SEATS):
             fail("hand sizes")
-        if self.phase == "passing":
+        if self.phase == Phase.PASSING:
             if self.pass_direction == "keep" or self._tricks or self._current:
                 fail("passing")
             if any(not set(p) <= self._hands[s] for s, p in enumerate(self._passed)):
                 fail("passed cards")
-        elif self.phase == "playing":
+        elif self.phase == Phase.PLAYING:
             if self._current is None or len(self._tricks) >= 13:
                 fail("playing")
         else:
             if len(self._tricks) != 13 or self._current is not None or not self.history:
                 fail("hand over")
             over = max(self.totals) >= GAME_OVER_SCORE
-            if over != (self.phase == "game_over"):
+            if over != (self.phase is Phase.GAME_OVER):
                 fail("game over")
         if any(len(p) not in (0, 3) for p in self._passed + self._received):
             fail("pass size")
         if any(len(set(p)) != len(p) for p in self._passed + self._received):
             fail("a card passed twice")  # would give a seat more than thirteen cards
-        if self.phase == "passing" or self.pass_direction == "keep":
+        if self.phase == Phase.PASSING or self.pass_direction == "keep":
             if any(self._received) or (self.pass_direction == "keep" and any(self._passed)):
                 fail("nothing is received before the exchange or on a keep hand")
         elif any(
-            len(self._passed[s]) != 3
+            len(self._passed[s]) != PASS_SIZE
             or sorted(self._received[self.pass_target(s)]) != sorted(self._passed[s])  # type: ignore[index]
             for s in SEATS
         ):
             fail("the exchange")
         self._validate_history()
         if self.finish_dead_hands:
-            if self.phase == "playing" and not self.points_left:
+            if self.phase == Phase.PLAYING and not self.points_left:
                 fail("a dead hand left to play on")
             if not self._played_out_rightly():
                 fail("a dead hand played out otherwise than by the engine")
 
     def _validate_history(self) -> None:
         """One possible score per finished hand, and no hand dealt after the game was over."""
-        over = self.phase in ("hand_over", "game_over")
+        over = self.phase.over
         if self.carried_hands and len(self.history) != HISTORY_ROWS:
             raise ValueError("not a consistent game: carried scores")
         if self.carried_hands + len(self.history) != self.hand_number - (0 if over else 1):

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from .cards import QUEEN_OF_SPADES_INDEX, SUITS, TWO_OF_CLUBS
+# What a card scores is a fact of the card (cards.py); the rules name these two again.
+from .cards import FIRST_HEART as FIRST_HEART
+from .cards import QUEEN_OF_SPADES_INDEX, SUITS, TWO_OF_CLUBS, card_points
+from .cards import QUEEN_POINTS as QUEEN_POINTS
 
 CLUBS, DIAMONDS, SPADES, HEARTS = (SUITS.index(s) for s in "CDSH")
 RANKS_PER_SUIT = 13
@@ -21,21 +24,12 @@ NOT_HEARTS = ALL_CARDS ^ HEART_MASK
 QS = QUEEN_OF_SPADES_INDEX
 QS_BIT = 1 << QS
 POINT_MASK = HEART_MASK | QS_BIT
-FIRST_HEART = RANKS_PER_SUIT * HEARTS  # every card from here up is a heart
 TWO_OF_CLUBS_BIT = 1 << TWO_OF_CLUBS.index
-QUEEN_POINTS = 13
 MOON = 26  # all the points of a hand: 13 hearts and the queen
 
 
 def suit_of(card: int) -> int:
     return card // RANKS_PER_SUIT
-
-
-def card_points(card: int) -> int:
-    """1 for a heart, 13 for the queen of spades, else 0."""
-    if card >= FIRST_HEART:
-        return 1
-    return QUEEN_POINTS if card == QS else 0
 
 
 def lead_mask(hand: int, first: bool, broken: bool) -> int:

@@ -7,8 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from game.engine.handlog import last_hand
 from game.network import views as network
-from game.review import last_hand
 from game.web.review_page import review_context
 
 

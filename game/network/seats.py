@@ -10,8 +10,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 from game.models import Table
+from game.network.codes import CODE_PATTERN
 from game.network.state import TableState
-from game.network.store import CODE_PATTERN
 
 COOKIE = "hearts_seats"
 COOKIE_PATH = "/t/"

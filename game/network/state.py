@@ -1,8 +1,11 @@
-"""A network table's state and its rules around the engine: plain Python, no Django.
+"""A network table's state, and its adapter around the seat core (``game.seating``): plain
+Python, no Django.
 
 The engine knows four seats; a table adds who sits in them (a person, or a computer player),
 what each person has selected and acknowledged, and marks that let each page animate only what
-it has not shown yet. Every action raises IllegalMove with the sentence to show, or changes the
+it has not shown yet. What a seat does is the seat core's; the table's own are the lobby (join,
+remove, start), whose turn it is, a computer taking an idle person's seat, and everyone's OK
+before the next hand. Every action raises IllegalMove with the sentence to show, or changes the
 state and lets the computer players move until a person is needed.
 """
 
@@ -14,11 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game import players, seating
-from game.engine import SEATS, Game, IllegalMove
+from game.engine import SEATS, Game, IllegalMove, Phase
 from game.engine.rng import SEED_BYTES
-from game.review import kept_for_review
-from game.seating import COMPUTER_NAMES, PRESS_OK, plays_so_far
-from game.web.session import clean_name
+from game.names import clean_name
+from game.seating import COMPUTER_NAMES, Think, decide, plays_so_far
 
 MARKS_KEPT = 16  # versions whose plays are remembered, for animating what a page missed
 DEALER = 0
@@ -130,9 +132,9 @@ class TableState:
         if game is None:
             return []
         present = [s for s in SEATS if self.seats[s].present]
-        if game.phase == "passing":
+        if game.phase == Phase.PASSING:
             return [s for s in present if not game.has_passed(s)]
-        if game.phase == "playing":
+        if game.phase == Phase.PLAYING:
             return [game.turn] if game.turn in present else []
         return [s for s in present if not self.seats[s].ready]
 
@@ -260,47 +262,46 @@ def require_game(state: TableState) -> Game:
 
 
 def toggle(state: TableState, seat: int, code: str) -> None:
-    seating.toggle(require_game(state), seat, state.seats[seat].selected, code)
+    seating.toggle(require_game(state), seat, state.seats[seat], code)
 
 
 def pass_selected(state: TableState, seat: int) -> None:
-    game = require_game(state)
-    me = state.seats[seat]
-    if game.phase == "passing" and not game.has_passed(seat) and len(me.selected) != 3:
-        raise IllegalMove(seating.SELECT_THREE)
-    _pass(state, seat, me.selected)
-    me.selected = []
+    if seating.pass_selected(require_game(state), seat, state.seats[seat]):
+        cards_changed_hands(state)
 
 
-def _pass(state: TableState, seat: int, cards: list[str]) -> None:
-    game = state.game
-    assert game is not None
-    game.pass_cards(seat, cards)
-    if game.phase != "passing":  # the fourth pass: the cards changed hands
-        for other in state.seats:
-            other.awaiting_ok = other.present
+def cards_changed_hands(state: TableState) -> None:
+    """After the fourth pass each person sees the cards received raised until OK."""
+    for other in state.seats:
+        other.awaiting_ok = other.present
 
 
 def accept(state: TableState, seat: int) -> None:
     require_game(state)
-    me = state.seats[seat]
-    if not me.awaiting_ok:
-        raise IllegalMove(seating.NOTHING_TO_ACCEPT)
-    me.awaiting_ok = False
+    seating.accept(state.seats[seat])
 
 
 def play(state: TableState, seat: int, code: str) -> None:
     game = require_game(state)
-    if game.phase == "playing" and game.turn != seat:
+    if game.phase == Phase.PLAYING and game.turn != seat:
         raise IllegalMove(f"It is not your turn. Waiting for {state.seats[game.turn].name}.")
-    if state.seats[seat].awaiting_ok:
-        raise IllegalMove(PRESS_OK)
-    game.play(seat, code)
+    seating.play(game, seat, state.seats[seat], code)
+
+
+NOT_BEGUN_HINT = "The game has not started yet, so there is no hint."
+
+
+def hint(state: TableState, seat: int, think: Think = decide) -> list[str]:
+    """H: the cards a computer player would choose in this seat; nothing changes."""
+    if state.game is None:
+        raise IllegalMove(NOT_BEGUN_HINT)
+    me = state.seats[seat]
+    return seating.hint(state.game, seat, me, think, away=me.away)
 
 
 def ready(state: TableState, seat: int) -> None:
     game = require_game(state)
-    if game.phase not in ("hand_over", "game_over"):
+    if not game.phase.over:
         raise IllegalMove("The hand is not over yet.")
     state.seats[seat].ready = True
 
@@ -327,38 +328,32 @@ def sit_down(state: TableState, seat: int) -> None:
     me.away = False
 
 
-def decide(fn, *args):
-    """Ask a computer player directly: ``advance``'s default thinker."""
-    return fn(*args)
-
-
-def advance(state: TableState, think=decide) -> None:
+def advance(state: TableState, think: Think = decide) -> None:
     """The computer players move until a person is needed; with everyone ready after a hand,
     the next hand is dealt (or, after the last, a new game for the same people). Each decision
     goes through ``think(fn, *args)``: the site passes ``game.seating.Clock.think``, which lets
     one request of a process think at a time."""
     game = state.game
+
+    def person(seat: int) -> bool:
+        return state.seats[seat].present
+
     while game is not None:
-        if game.phase == "passing":
-            for seat in SEATS:
-                if not state.seats[seat].present and not game.has_passed(seat):
-                    _pass(state, seat, think(players.choose_pass, game, seat))
-            if game.phase == "passing":
-                return
-        elif game.phase == "playing":
-            turn = game.turn
-            if state.seats[turn].present:
-                return
-            game.play(turn, think(players.choose_even_play, game, turn))
+        if seating.computers_pass(game, person, think):
+            cards_changed_hands(state)
+        if game.phase == Phase.PASSING:
+            return
+        seating.computers_play(game, person, think, players.choose_even_play)
+        if game.phase == Phase.PLAYING:
+            return
+        people = [seat for seat in state.seats if seat.present]
+        if not people or not all(seat.ready for seat in people):
+            return
+        for seat in state.seats:
+            seat.ready, seat.selected, seat.awaiting_ok = False, [], False
+        if game.phase == Phase.HAND_OVER:
+            state.last_hand = seating.next_hand(game, state.last_hand)
         else:
-            people = [seat for seat in state.seats if seat.present]
-            if not people or not all(seat.ready for seat in people):
-                return
-            for seat in state.seats:
-                seat.ready, seat.selected, seat.awaiting_ok = False, [], False
-            state.last_hand = kept_for_review(game, state.last_hand)
-            if game.phase == "hand_over":
-                game.next_hand()
-            else:
-                game = state.game = state.new_game()  # a new secret seed for each new game
-                state.number = 0
+            state.last_hand = seating.kept_for_review(game, state.last_hand)
+            game = state.game = state.new_game()  # a new secret seed for each new game
+            state.number = 0

@@ -4,20 +4,19 @@ row's lock, whose wait is bounded; expired tables are removed on the way."""
 
 from __future__ import annotations
 
-import re
+import logging
 import secrets
-from datetime import timedelta
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from game.models import Table
-from game.network import push
+from game.models import LIFETIME, LOBBY_LIFETIME, Table
+from game.network import bus
+from game.network.codes import CODE_PATTERN
 from game.network.state import TableState
 
-CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # token_urlsafe(16): 128 random bits
-LIFETIME = timedelta(hours=24)
-LOBBY_LIFETIME = timedelta(hours=1)  # a lobby whose game never starts
+log = logging.getLogger(__name__)
+
 PURGE_SHARE = 100  # one request to a table page in this many also removes expired tables
 LOCK_WAIT_MS = 3000  # the longest a move waits for the row's lock before it answers BUSY
 
@@ -45,7 +44,7 @@ def purge() -> int:
     with transaction.atomic():
         codes = list((stale | lobbies).values_list("code", flat=True))
         removed, _ = Table.objects.filter(code__in=codes).delete()
-        push.announce_gone(codes)
+        bus.announce_gone(codes)
     return removed
 
 
@@ -65,7 +64,7 @@ def fetch(code: str) -> Table | None:
     if row is not None and expired(row):
         with transaction.atomic():
             row.delete()
-            push.announce_gone([code])
+            bus.announce_gone([code])
         return None
     return row
 
@@ -151,5 +150,21 @@ def save_if_current(row: Table, state: TableState) -> bool:
             if cursor.rowcount != 1:
                 return False
         row.version, row.state, row.touched = row.version + 1, saved, touched
-        push.announce(row.code, row.version)  # every page streaming this table asks for it
+        bus.announce(row.code, row.version)  # every page streaming this table asks for it
     return True
+
+
+def database_failed(error: BaseException) -> bool:
+    """Whether ``error`` is the database failing (a lost connection, a lock wait run out), not
+    a bug. Django wraps most driver errors, not all: a cursor closed on a lost connection
+    raises the driver's own (sqlite3.ProgrammingError, for one)."""
+    return isinstance(error, Busy | DatabaseError | connection.Database.Error)
+
+
+def noted(error: BaseException) -> bool:
+    """Whether the database's failure is a busy row (a lock wait run out); any other failure
+    is logged."""
+    is_busy = isinstance(error, Busy) or busy_error(error)
+    if not is_busy:
+        log.warning("network table: the database failed", exc_info=True)
+    return is_busy

@@ -3,8 +3,8 @@ table. The action names match the solo game's, so its partials post to the table
 
 from django.urls import path
 
-from game.network import push
 from game.network import review as review_network
+from game.network import stream
 from game.network import views as network
 
 app_name = "network"
@@ -12,7 +12,7 @@ urlpatterns = [
     path("network", network.network_dialog, name="dialog"),
     path("t/<str:code>/", network.table_page, name="table"),
     path("t/<str:code>/poll", network.poll, name="poll"),
-    path("t/<str:code>/events", push.events, name="events"),
+    path("t/<str:code>/events", stream.events, name="events"),
     path("t/<str:code>/name", network.join, name="name"),
     path("t/<str:code>/start", network.start, name="start"),
     path("t/<str:code>/select", network.select_card, name="select"),

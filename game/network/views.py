@@ -7,7 +7,8 @@ bounded by ``lock_timeout``; SQLite: the write lock taken at BEGIN, its wait bou
 timeout) only if the version is still the snapshot's; otherwise it is worked out again from the
 new row. So no table waits on another table's thinking. The version is bumped on each save; the
 page is drawn afterwards, from the seat of the browser that asked, with the viewer at the
-bottom. A poll compares versions and answers 204 without drawing anything when nothing changed.
+bottom. A poll compares versions and answers 204 without drawing anything when nothing changed
+(most polls never reach this module: ``game.network.quiet``).
 
 The browser's cookie holds only seat tokens (``hearts_seats``, sent to /t/ alone); the row holds
 their SHA-256. The solo game's requests never reach this module.
@@ -17,32 +18,35 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 import secrets
 from dataclasses import dataclass
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.core import is_ratelimited
 
-from game import players, seating
+from game import seating
 from game.engine import IllegalMove, check_number
 from game.models import Table
-from game.network import push, seats, store
+from game.names import clean_name
+from game.network import seats, store
 from game.network import state as tables
+from game.network.codes import CODE_PATTERN, LINK_PATTERN, new_code
+from game.network.quiet import QUIET_ASKED, ask_again, nothing_new, quiet, since_of, whole
 from game.web.last_trick import last_trick_view, why_none
-from game.web.respond import render_fresh, see_other
-from game.web.session import Options, PlayerState, clean_name, load
+from game.web.player import Options, PlayerState
+from game.web.respond import dialog_or_page, render_fresh, see_other, table_or_page
+from game.web.session import load
 from game.web.table import build
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 2
+NETWORK_PAGE = "game/network/page.html"  # the whole page around a network table
 
 STALE = seating.ALREADY_DONE
 NO_TABLE = (
@@ -85,41 +89,16 @@ def reachable(view, poll: bool = False):
         try:
             return view(request, *args, **kwargs)
         except Exception as error:
-            if not database_failed(error):
+            if not store.database_failed(error):
                 raise
-            is_busy = noted(error)
+            is_busy = store.noted(error)
             if poll:
                 return ask_again()
             code = kwargs.get("code", "")
-            back = (
-                reverse("network:table", args=[code]) if store.CODE_PATTERN.fullmatch(code) else ""
-            )
+            back = reverse("network:table", args=[code]) if CODE_PATTERN.fullmatch(code) else ""
             return notice(request, BUSY if is_busy else UNREACHABLE, status=503, back=back)
 
     return guarded
-
-
-def database_failed(error: BaseException) -> bool:
-    """Whether ``error`` is the database failing (a lost connection, a lock wait run out), not
-    a bug. Django wraps most driver errors, not all: a cursor closed on a lost connection
-    raises the driver's own (sqlite3.ProgrammingError, for one)."""
-    return isinstance(error, store.Busy | DatabaseError | connection.Database.Error)
-
-
-def noted(error: BaseException) -> bool:
-    """Whether the database's failure is a busy row (a lock wait run out); any other failure
-    is logged."""
-    is_busy = isinstance(error, store.Busy) or store.busy_error(error)
-    if not is_busy:
-        log.warning("network table: the database failed", exc_info=True)
-    return is_busy
-
-
-def ask_again() -> HttpResponse:
-    """A poll's answer when the database failed: the quiet 204, ``Hearts-Poll: retry``."""
-    response = nothing_new()
-    response[push.LATER_HEADER] = "retry"
-    return response
 
 
 # ---- drawing ---------------------------------------------------------------------------------
@@ -151,6 +130,11 @@ def seat_view(seen: Seen, options: Options):
         fresh_from=state.fresh_from(seen.since),
         options=options,
     )
+    status = ""
+    if me.away:
+        status = "A computer player is playing for you. Press Sit Down to play again."
+    elif game.phase.over and me.ready:
+        status = "Waiting for the other players to press OK..."
     # what came after the version the page showed (none when it is unknown) arrives in order
     view = build(
         player,
@@ -159,18 +143,9 @@ def seat_view(seen: Seen, options: Options):
         own_card_placed=seen.own_card_placed,
         viewer=seat,
         names=names,
+        labels=[computer_label(other) for other in state.seats],  # for the eyes and readers
+        status=status,
     )
-    if game.phase == "passing" and game.has_passed(seat):  # passed cards leave the hand at once
-        gone = set(game.passed(seat))
-        view.hand = [card for card in view.hand if card.code not in gone]
-    if me.awaiting_ok:  # the others may play meanwhile; the status still asks for OK
-        view.waits = []
-    for opponent in view.opponents:  # who is a computer, for the eyes and for screen readers
-        opponent["computer"] = computer_label(state.seats[opponent["seat"]])
-    if me.away:
-        view.status = "A computer player is playing for you. Press Sit Down to play again."
-    elif game.phase in ("hand_over", "game_over") and me.ready:
-        view.status = "Waiting for the other players to press OK..."
     return player, view
 
 
@@ -307,6 +282,7 @@ def draw(
         "idle_limit": idle_limit(),
         "version": version,
         "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
+        "redraw": ripe,  # the Unix second the page must be drawn again by (0: none), for network.js
         "poll_seconds": POLL_SECONDS,
         "events_url": reverse("network:events", args=[code]),
         "now": int(store.now_seconds()),
@@ -318,8 +294,7 @@ def draw(
     if not request.htmx and waiting_on_others(seen) and not dialog:  # a dialog is not reloaded
         context["refresh_seconds"] = settings.HEARTS_REFRESH_SECONDS
         context["refresh_url"] = f"{reverse('network:table', args=[code])}?v={version}"
-    page = "game/table.html" if request.htmx else "game/network/page.html"
-    return render_fresh(request, page, context, status)
+    return table_or_page(request, NETWORK_PAGE, context, status)
 
 
 def table_name(state: tables.TableState) -> str:
@@ -342,30 +317,15 @@ def notice(
         "view": None,
         "dialog": "",
     }
-    page = "game/table.html" if request.htmx else "game/network/page.html"
     # htmx swaps only 2xx answers: a poll of a closed table gets 286, which also stops polling
     if request.htmx and status >= 400:
         status = 286
-    return render_fresh(request, page, context, status)
+    return table_or_page(request, NETWORK_PAGE, context, status)
 
 
 def see(code: str, since: int | None = None) -> HttpResponse:
     url = reverse("network:table", args=[code])
     return see_other(f"{url}?v={since}" if since is not None else url)
-
-
-def whole(value: str) -> int | None:
-    """A whole number of at most 11 ASCII digits, or None (Unicode digits such as "²" too)."""
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else None
-
-
-def since_of(request: HttpRequest) -> int | None:
-    """The version a page showed, from ?v=: ASCII digits only (str.isdigit() takes "²")."""
-    return since_of_value(request.GET.get("v", ""))
-
-
-def since_of_value(value: str) -> int | None:
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
 
 
 # ---- the Network dialog: be the dealer, or connect --------------------------------------------
@@ -400,8 +360,6 @@ def network_form(request: HttpRequest, context: dict, status: int = 200) -> Http
     """The Network dialog alone for htmx; without JavaScript, a page of the network's own with
     the dialog open over it (not the solo game's table)."""
     template = "game/dialog_network.html"
-    if request.htmx:
-        return render_fresh(request, template, context, status)
     page = {
         "state": PlayerState(options=load(request.session).options),
         "template": "game/network/no_table.html",
@@ -409,7 +367,13 @@ def network_form(request: HttpRequest, context: dict, status: int = 200) -> Http
         "dialog": template,
         **context,
     }
-    return render_fresh(request, "game/network/page.html", page, status)
+    return dialog_or_page(
+        request,
+        template,
+        context,
+        lambda: render_fresh(request, NETWORK_PAGE, page, status),
+        status,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -429,7 +393,7 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
     )
     try:
         if role == "connect":
-            found = re.search(r"(?:^|/t/)([A-Za-z0-9_-]{22})/?$", context["link"].strip())
+            found = LINK_PATTERN.search(context["link"].strip())
             if not found:
                 raise IllegalMove("Paste the table link the dealer sent you, such as /t/… .")
             return see(found.group(1))
@@ -450,7 +414,7 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
         return network_form(request, context, 429)
     store.purge()
     token = secrets.token_urlsafe(18)
-    code = secrets.token_urlsafe(16)
+    code = new_code()
     rules = load(request.session).options  # the dealer's own Options set the table's rules
     state = tables.new_table(
         number,
@@ -489,78 +453,12 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     return draw(request, Seen(row, state, seat, since_of(request)))
 
 
-def nothing_new() -> HttpResponse:
-    """The answer to most polls, kept to a few hundred bytes: no body, so none of the headers
-    that only a document needs (its Content-Type, the CSP, X-Frame-Options); htmx swaps
-    nothing on a 204."""
-    response = HttpResponse(status=204)
-    del response["Content-Type"]
-    response["Cache-Control"] = "no-store"  # a caching proxy must not answer the next poll
-    response._csp_exempt = True  # django-csp's own flag, as its @csp_exempt sets it
-    response.xframe_options_exempt = True
-    return response
-
-
-QUIET_SQL = "SELECT 1 FROM {table} WHERE code = %s AND version = %s AND touched >= %s"
-
-
-def quiet(code: str, since: int | None, redraw: int | None) -> bool:
-    """Whether a page showing version ``since`` of this table has nothing new to draw: the
-    version is current, the table alive, and the time the page said it must be redrawn
-    (``redraw``, a Unix second from ?i=, when a seat's replace button falls due) has not come.
-    One indexed query of one row, no model built."""
-    if since is None or not store.CODE_PATTERN.fullmatch(code):
-        return False
-    now = timezone.now()
-    if redraw is not None and 0 < redraw <= now.timestamp():
-        return False
-    adapt = connection.ops.adapt_datetimefield_value
-    with connection.cursor() as cursor:
-        cursor.execute(
-            QUIET_SQL.format(table=connection.ops.quote_name(Table._meta.db_table)),
-            [code, since, adapt(now - store.LIFETIME)],
-        )
-        return cursor.fetchone() is not None
-
-
-POLL_PATH = re.compile(r"/t/([A-Za-z0-9_-]{22})/poll")
-QUIET_ASKED = "hearts.quiet_asked"  # QuietPollMiddleware found this poll not quiet
-
-
-class QuietPollMiddleware:
-    """Answer a poll that finds nothing new (most of them) before the rest of the stack: no
-    session, CSRF, URL routing or view, only ``quiet``'s query. Placed under the middleware
-    that add the security headers, so the 204 carries them; any other request, or a poll
-    that finds something, goes on to the ``poll`` view."""
-
-    def __init__(self, get_response) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        found = POLL_PATH.fullmatch(request.path_info)
-        if found and request.method in ("GET", "HEAD") and not request.META.get("CONTENT_LENGTH"):
-            # the front may have heard of a newer version already: then it is not quiet
-            behind = request.META.get(push.BEHIND)
-            try:
-                if not behind and quiet(
-                    found.group(1), since_of(request), whole(request.GET.get("i", ""))
-                ):
-                    return nothing_new()
-            except Exception as error:
-                if not database_failed(error):
-                    raise
-                noted(error)
-                return ask_again()
-            request.META[QUIET_ASKED] = True  # the view need not ask again
-        return self.get_response(request)
-
-
 @require_safe
 @functools.partial(reachable, poll=True)
 def poll(request: HttpRequest, code: str) -> HttpResponse:
     """htmx asks every two seconds: 204 (nothing drawn) while the version it holds is current,
     and while the idle limit has not passed since it drew idle players without their button
-    (QuietPollMiddleware answers most of those before the view)."""
+    (game.network.quiet answers most of those before the view)."""
     since = since_of(request)
     if not request.META.get(QUIET_ASKED) and quiet(code, since, whole(request.GET.get("i", ""))):
         return nothing_new()
@@ -642,13 +540,13 @@ def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) 
             return seen
         row, state, seat = seen.row, seen.state, seen.seat
         since = row.version
-        if seating.stale(request.POST.get(seating.SEQ_FIELD), state.seats[seat].seq):
-            message = STALE
-            break
-        try:
-            action(state, seat, row)
-        except IllegalMove as refusal:
-            message = str(refusal)
+        refusal = seating.attempt(
+            request.POST.get(seating.SEQ_FIELD),
+            state.seats[seat].seq,
+            functools.partial(action, state, seat, row),
+        )
+        if refusal is not None:
+            message = refusal
             state = tables.TableState.from_json(row.state)
             break
         state.seats[seat].seq += 1
@@ -762,9 +660,9 @@ def score(request: HttpRequest, code: str) -> HttpResponse:
 
 def dialog(request: HttpRequest, at: Seen, template: str, **context) -> HttpResponse:
     """A dialog over this seat's table: the fragment for htmx, else the whole page under it."""
-    if not request.htmx:
-        return draw(request, at, dialog=template, extra=context)
-    return render_fresh(request, template, context)
+    return dialog_or_page(
+        request, template, context, lambda: draw(request, at, dialog=template, extra=context)
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -775,19 +673,10 @@ def hint(request: HttpRequest, code: str) -> HttpResponse:
     at = seated(request, code)
     if isinstance(at, HttpResponse):
         return at
-    state, seat = at.state, at.seat
-    game, me = state.game, state.seats[seat]
-    if game is None:
-        return draw(request, at, "The game has not started yet, so there is no hint.")
-    if game.phase == "passing" and not game.has_passed(seat) and not me.away:
-        chosen = set(players.choose_pass(game.copy(), seat))
-        at.hint = [card for card in game.hand(seat) if card in chosen]
-    elif me.awaiting_ok:
-        return draw(request, at, seating.PRESS_OK)
-    elif game.phase == "playing" and game.turn == seat and not me.away:
-        at.hint = [players.choose_play(game.copy(), seat)]
-    else:
-        return draw(request, at, "There is nothing to choose now, so there is no hint.")
+    try:
+        at.hint = tables.hint(at.state, at.seat)
+    except IllegalMove as refusal:
+        return draw(request, at, str(refusal))
     return draw(request, at)
 
 

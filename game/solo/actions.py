@@ -1,18 +1,23 @@
-"""What a player's requests do to the state: plain Python over the engine and the players.
+"""The solo game's adapter around the seat core (``game.seating``): the state is the cookie's
+``PlayerState``, the person sits in seat 0 (HUMAN) and the computers in the others. What is the
+solo game's own: the statistics, Undo, and a new game when one is left.
 
-Each action either raises IllegalMove (the sentence to show; the state is untouched) or changes
-the state and lets the computer players move until it is the human's turn again.
+Each action either raises IllegalMove (the sentence to show; the view then reads the state
+afresh) or changes the state and lets the computer players move until it is the human's turn
+again.
 """
 
 from __future__ import annotations
 
-from game import players, seating
-from game.engine import SEATS, Game, IllegalMove
-from game.review import kept_for_review
-from game.seating import PRESS_OK, Clock, plays_so_far
-from game.web.session import HUMAN, PlayerState, new_number
+from game import seating
+from game.engine import Game, IllegalMove, Phase
+from game.seating import Clock, plays_so_far
+from game.web.player import HUMAN, PlayerState, new_number
 
-COMPUTERS = tuple(seat for seat in SEATS if seat != HUMAN)
+
+def person(seat: int) -> bool:
+    """Whether a person plays ``seat``: only you, in seat 0."""
+    return seat == HUMAN
 
 
 NO_GAME = "Start a new game first."
@@ -30,7 +35,7 @@ def start_game(state: PlayerState, number: int, clock: Clock) -> None:
         finish_dead_hands=state.options.finish_dead_hands,
     )
     abandon(state)
-    state.last_hand = kept_for_review(state.game, state.last_hand)
+    state.last_hand = seating.kept_for_review(state.game, state.last_hand)
     state.game = game
     state.selected = []
     state.awaiting_ok = False
@@ -50,20 +55,15 @@ def abandon(state: PlayerState) -> None:
 
 
 def toggle(state: PlayerState, code: str) -> None:
-    seating.toggle(require_game(state), HUMAN, state.selected, code)
+    seating.toggle(require_game(state), HUMAN, state, code)
     state.seq += 1
 
 
 def pass_selected(state: PlayerState, clock: Clock) -> None:
+    """Your pass, then the computers' at once: the cards change hands, shown raised until OK."""
     game = require_game(state)
-    if game.phase == "passing" and len(state.selected) != 3:
-        raise IllegalMove(seating.SELECT_THREE)
-    trial = game.copy()
-    trial.pass_cards(HUMAN, state.selected)
-    for seat in COMPUTERS:
-        trial.pass_cards(seat, clock.think(players.choose_pass, trial, seat))
-    state.game = trial
-    state.selected = []
+    seating.pass_selected(game, HUMAN, state)
+    seating.computers_pass(game, person, clock.think)
     state.awaiting_ok = True
     state.fresh_from = 0
     state.seq += 1
@@ -71,9 +71,7 @@ def pass_selected(state: PlayerState, clock: Clock) -> None:
 
 def accept(state: PlayerState, clock: Clock) -> None:
     require_game(state)
-    if not state.awaiting_ok:
-        raise IllegalMove(seating.NOTHING_TO_ACCEPT)
-    state.awaiting_ok = False
+    seating.accept(state)
     state.fresh_from = 0
     state.seq += 1
     advance(state, clock)
@@ -81,11 +79,9 @@ def accept(state: PlayerState, clock: Clock) -> None:
 
 def play(state: PlayerState, code: str, clock: Clock) -> None:
     game = require_game(state)
-    if state.awaiting_ok:
-        raise IllegalMove(PRESS_OK)
     before = game.to_dict()
     fresh_from = plays_so_far(game)
-    game.play(HUMAN, code)
+    seating.play(game, HUMAN, state, code)
     state.undo = before
     state.fresh_from = fresh_from
     state.seq += 1
@@ -94,11 +90,10 @@ def play(state: PlayerState, code: str, clock: Clock) -> None:
 
 def next_hand(state: PlayerState, clock: Clock) -> None:
     game = require_game(state)
-    if game.phase == "game_over":
+    if game.phase == Phase.GAME_OVER:
         start_game(state, new_number(), clock)
         return
-    state.last_hand = kept_for_review(game, state.last_hand)
-    game.next_hand()
+    state.last_hand = seating.next_hand(game, state.last_hand)
     state.undo = None
     state.fresh_from = 0
     state.seq += 1
@@ -110,10 +105,8 @@ def advance(state: PlayerState, clock: Clock) -> None:
     game = state.game
     if game is None or state.awaiting_ok:
         return
-    while game.phase == "playing" and game.turn != HUMAN:
-        seat = game.turn
-        game.play(seat, clock.think(players.choose_play, game, seat))
-    if game.phase == "game_over" and not state.recorded:
+    seating.computers_play(game, person, clock.think)
+    if game.phase == Phase.GAME_OVER and not state.recorded:
         totals = game.totals
         state.stats.record(won=HUMAN in game.winners, score=totals[HUMAN], number=game.number)
         state.stats.moons += game.moons_shot(HUMAN)
@@ -126,7 +119,7 @@ def advance(state: PlayerState, clock: Clock) -> None:
 def in_progress(state: PlayerState) -> bool:
     """Whether leaving this game now would count it as played and lost."""
     game = state.game
-    if game is None or state.recorded or game.phase == "game_over":
+    if game is None or state.recorded or game.phase == Phase.GAME_OVER:
         return False
     return game.hand_number > 1 or plays_so_far(game) > 0 or game.has_passed(HUMAN)
 
@@ -145,7 +138,7 @@ def undo(state: PlayerState, clock: Clock) -> None:
 
 
 def _undoable(state: PlayerState, game: Game) -> Game | None:
-    if state.undo is None or game.phase != "playing" or state.awaiting_ok:
+    if state.undo is None or game.phase != Phase.PLAYING or state.awaiting_ok:
         return None
     try:
         before = Game.from_dict(state.undo)
@@ -154,7 +147,7 @@ def _undoable(state: PlayerState, game: Game) -> Game | None:
     same_hand = (
         before.number == game.number
         and before.hand_number == game.hand_number
-        and before.phase == "playing"
+        and before.phase == Phase.PLAYING
         and before.turn == HUMAN
     )
     # your card went into the trick that was current before it: still the current trick or,
@@ -166,12 +159,4 @@ def _undoable(state: PlayerState, game: Game) -> Game | None:
 
 def hint(state: PlayerState, clock: Clock) -> list[str]:
     """The cards the computer player would choose in your seat; nothing is played."""
-    game = require_game(state)
-    if game.phase == "passing" and not game.has_passed(HUMAN):
-        chosen = set(clock.think(players.choose_pass, game.copy(), HUMAN))
-        return [code for code in game.hand(HUMAN) if code in chosen]
-    if game.phase == "playing" and not state.awaiting_ok and game.turn == HUMAN:
-        return [clock.think(players.choose_play, game.copy(), HUMAN)]
-    if state.awaiting_ok:
-        raise IllegalMove(PRESS_OK)
-    raise IllegalMove(seating.NO_HINT)
+    return seating.hint(require_game(state), HUMAN, state, clock.think)

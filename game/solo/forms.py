@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
+from game.names import clean_name
 from game.seating import TYPE_YOUR_NAME
-from game.web.session import SPEEDS, Options, clean_name
+from game.web.player import SPEEDS, Options
 
 
 class OptionsForm(forms.Form):

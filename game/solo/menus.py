@@ -18,8 +18,8 @@ from game.solo.forms import OptionsForm
 from game.solo.views import Timing, act, load_state, save_state, see_other, show_table
 from game.web import table
 from game.web.last_trick import last_trick_view, why_none
-from game.web.respond import render_fresh
-from game.web.session import HUMAN, SPEEDS, PlayerState, Stats
+from game.web.player import HUMAN, SPEEDS, PlayerState, Stats
+from game.web.respond import dialog_or_page, render_fresh
 
 SPEED_LABELS = {"slow": "Slow", "normal": "Normal", "fast": "Fast", "none": "None"}
 NUMBER_ECHO_MAX = 20  # of a refused game number, the characters shown back in the field
@@ -36,12 +36,13 @@ def dialog(
     """The dialog alone for htmx; for a plain request the table with the dialog open over it."""
     template = f"game/dialog_{name}.html"
     context = dict(context or {})
-    if request.htmx:
-        return render_fresh(request, template, context)
-    timing = timing or Timing()
-    if state is None:
-        state = load_state(request, timing)
-    return show_table(request, state, timing, dialog=template, extra=context)
+
+    def page() -> HttpResponse:
+        clock = timing or Timing()
+        seen = state if state is not None else load_state(request, clock)
+        return show_table(request, seen, clock, dialog=template, extra=context)
+
+    return dialog_or_page(request, template, context, page)
 
 
 def closing(response: HttpResponse, request: HttpRequest) -> HttpResponse:

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from game.review import last_hand
+from game.engine.handlog import last_hand
 from game.solo.menus import dialog
 from game.solo.views import Timing, load_state
 from game.web import table

@@ -12,10 +12,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from game import seating
 from game.engine import IllegalMove, check_number
+from game.names import clean_name
 from game.seating import SEQ_FIELD
 from game.solo import actions
 from game.web import respond, table
-from game.web.session import PlayerState, clean_name, load, new_number, save
+from game.web.player import PlayerState, new_number
+from game.web.session import load, save
 
 
 class Timing:
@@ -123,8 +125,7 @@ def render_table(
     context["template"] = template
     context["dialog"] = dialog
     context.update(extra or {})
-    page = "game/table.html" if request.htmx else "game/page.html"
-    response = respond.render_fresh(request, page, context)
+    response = respond.table_or_page(request, "game/page.html", context)
     timing.mark("render", start)
     response["Server-Timing"] = timing.header()
     return response
@@ -151,20 +152,17 @@ def act(
     state = load_state(request, timing)
     message = ""
     changed = False
-    sent = request.POST.get(SEQ_FIELD)
     if state.unreadable:  # the cookie could not be read: show the fresh start, do nothing else
         changed = True
-    elif seating.stale(sent, state.seq):
-        message = seating.ALREADY_DONE
     else:
         start = time.perf_counter()
-        try:
-            action(state, timing.clock)
-        except IllegalMove as refusal:
-            message = str(refusal)
-            state = load_state(request, timing)  # whatever the action began to change is gone
-        else:
+        sent = request.POST.get(SEQ_FIELD)
+        refusal = seating.attempt(sent, state.seq, lambda: action(state, timing.clock))
+        if refusal is None:
             changed = True
+        else:
+            message = refusal
+            state = load_state(request, timing)  # whatever the action began to change is gone
         timing.mark("engine", start)
     if not request.htmx:
         if message:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.engine import Card, Game
+from game.engine import Card, Game, Phase
 
 PLACES = ("bottom", "left", "top", "right")  # round the table from the viewer, as it plays
 NOTHING_YET = "No trick has been taken yet in this hand."
@@ -48,7 +48,7 @@ def last_trick_view(game: Game, viewer: int, names: Sequence[str]) -> LastTrickV
     "Last trick, won by Ben: Pauline the seven of clubs, Michele the king of clubs, ...".
     It is offered while a hand is being played, once a trick has been taken.
     """
-    trick = game.last_trick if game.phase == "playing" else None
+    trick = game.last_trick if game.phase == Phase.PLAYING else None
     if trick is None:
         return None
 
@@ -75,6 +75,6 @@ def last_trick_view(game: Game, viewer: int, names: Sequence[str]) -> LastTrickV
 
 def why_none(game: Game | None) -> str:
     """The sentence to show when there is no last trick to see."""
-    if game is not None and game.phase == "playing":
+    if game is not None and game.phase == Phase.PLAYING:
         return NOTHING_YET
     return NOT_PLAYING

@@ -21,8 +21,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as Pending
 
 from game.engine import Card
-from game.review import FINE_MARGIN, HandRecord, Review, review
+from game.engine.handlog import HandRecord
 from game.seating import Clock
+from game.web.hand_review import FINE_MARGIN, Review, review
 from game.web.last_trick import place_of
 
 REVIEW_THREADS = 1

@@ -1,7 +1,8 @@
-"""The only code that reads and writes the signed cookie: the game, its table state, the
-options and the statistics. Everything is kept compact; the cookie must stay under 4,096 bytes,
-and ``save`` enforces it: if the signed value would not fit, the oldest statistics detail goes
-first, then the undo snapshot, never the game itself.
+"""The only code that reads and writes the signed cookie, which holds the player's state
+(``game.web.player``: the game, its table state, the options and the statistics). Everything is
+kept compact; the cookie must stay under 4,096 bytes, and ``save`` enforces it: if the signed
+value would not fit, the oldest statistics detail goes first, then the undo snapshot, never the
+game itself.
 
 A cookie that was sent but cannot be read (tampered, truncated, expired, signed with a key we no
 longer hold, or holding something that is not a consistent game) starts a fresh state with a
@@ -12,25 +13,16 @@ from __future__ import annotations
 
 import logging
 import math
-import secrets
-from dataclasses import dataclass, field
 from typing import Any
 
-import regex
 from django.conf import settings
 from django.contrib.sessions.backends import signed_cookies
 from django.core import signing
 
-from game.engine import MAX_NUMBER, Game
+from game.engine import Game
+from game.web.player import HUMAN, Options, PlayerState, Stats
 
 log = logging.getLogger(__name__)
-
-HUMAN = 0  # the seat of the person whose cookie this is; the computers hold the others
-SPEEDS = ("slow", "normal", "fast", "none")
-NAME_MAX = 20
-RECENT_MAX = 100  # finished games kept for the Statistics dialog, newest last
-RECENT_READ_MAX = 1000  # a longer list in a cookie is cut before it is even looked at
-SCORE_LIMIT = 10_000  # no final score comes near this; anything beyond is not a score
 
 # Browsers keep at most 4,096 bytes of name and value per cookie; the attributes Django adds
 # (expires, Max-Age, Path, SameSite, Secure, HttpOnly) take about 110 more. Keeping name=value
@@ -40,152 +32,6 @@ COOKIE_ATTRIBUTES_RESERVE = 128
 COOKIE_BUDGET = COOKIE_LIMIT - COOKIE_ATTRIBUTES_RESERVE
 SESSION_SALT = "django.contrib.sessions.backends.signed_cookies"  # the backend's own salt
 UNREADABLE_NOTICE = "Your saved game could not be read, so a new game has begun."
-
-
-@dataclass
-class Options:
-    name: str = ""
-    speed: str = "normal"
-    message_boxes: bool = False
-    sheet_after_hand: bool = True
-    moon_off_shooter: bool = False
-    finish_dead_hands: bool = False  # our addition
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "n": self.name,
-            "s": SPEEDS.index(self.speed),
-            "b": int(self.message_boxes),
-            "h": int(self.sheet_after_hand),
-            "m": int(self.moon_off_shooter),
-            "d": int(self.finish_dead_hands),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Any) -> Options:
-        options = cls()
-        if not isinstance(data, dict):
-            return options
-        name = data.get("n")
-        if isinstance(name, str):
-            options.name = clean_name(name)
-        speed = data.get("s")
-        if isinstance(speed, int) and 0 <= speed < len(SPEEDS):
-            options.speed = SPEEDS[speed]
-        options.message_boxes = bool(data.get("b", 0))
-        options.sheet_after_hand = bool(data.get("h", 1))
-        options.moon_off_shooter = bool(data.get("m", 0))
-        options.finish_dead_hands = bool(data.get("d", 0))
-        return options
-
-
-# Invisible characters a name keeps: the joiners that build emoji sequences and Indic or Persian
-# letters, and the tags of subdivision flags. Every other format character (bidi overrides and
-# isolates, zero-width spaces) goes: names are isolated where they are shown instead.
-KEPT_FORMAT = {"\u200c", "\u200d"} | {chr(c) for c in range(0xE0020, 0xE0080)}
-NAME_POINTS_MAX = 80  # code points: 20 clusters of emoji sequences still fit the cookie
-CLUSTER = regex.compile(r"\X")
-
-
-def clean_name(text: str) -> str:
-    """A name as typed, without control characters, squeezed and cut to NAME_MAX user-perceived
-    characters (grapheme clusters, kept whole: an emoji sequence or a letter with its marks)."""
-    printable = "".join(ch for ch in text if ch.isprintable() or ch in KEPT_FORMAT)
-    kept: list[str] = []
-    points = 0
-    for cluster in CLUSTER.findall(" ".join(printable.split()))[:NAME_MAX]:
-        points += len(cluster)
-        if points > NAME_POINTS_MAX:
-            break
-        kept.append(cluster)
-    return "".join(kept).strip()
-
-
-@dataclass
-class Stats:
-    played: int = 0
-    won: int = 0
-    streak: int = 0  # positive: wins in a row; negative: losses in a row
-    longest_win: int = 0
-    longest_loss: int = 0
-    best: int | None = None
-    moons: int = 0
-    # The detail: [game number, your final score] of the last finished games, oldest first.
-    recent: list[list[int]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        data = {
-            "p": self.played,
-            "w": self.won,
-            "s": self.streak,
-            "lw": self.longest_win,
-            "ll": self.longest_loss,
-            "b": self.best,
-            "m": self.moons,
-        }
-        if self.recent:
-            data["r"] = self.recent
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Any) -> Stats:
-        stats = cls()
-        if not isinstance(data, dict):
-            return stats
-        for key, attr in (
-            ("p", "played"),
-            ("w", "won"),
-            ("s", "streak"),
-            ("lw", "longest_win"),
-            ("ll", "longest_loss"),
-            ("m", "moons"),
-        ):
-            value = data.get(key)
-            if isinstance(value, int) and not isinstance(value, bool):
-                setattr(stats, attr, value)
-        best = data.get("b")
-        if isinstance(best, int) and not isinstance(best, bool):
-            stats.best = best
-        recent = data.get("r")
-        if isinstance(recent, list):
-            stats.recent = [entry for entry in recent[-RECENT_READ_MAX:] if _finished(entry)]
-        return stats
-
-    def record(self, won: bool, score: int | None, number: int = 0) -> None:
-        self.played += 1
-        if won:
-            self.won += 1
-            self.streak = self.streak + 1 if self.streak > 0 else 1
-            self.longest_win = max(self.longest_win, self.streak)
-        else:
-            self.streak = self.streak - 1 if self.streak < 0 else -1
-            self.longest_loss = max(self.longest_loss, -self.streak)
-        if score is not None:
-            if self.best is None or score < self.best:
-                self.best = score
-            self.recent = [*self.recent, [number, score]][-RECENT_MAX:]
-
-    @property
-    def win_percent(self) -> int:
-        return round(100 * self.won / self.played) if self.played else 0
-
-
-@dataclass
-class PlayerState:
-    """What one browser holds: the game in progress and everything around it."""
-
-    game: Game | None = None
-    selected: list[str] = field(default_factory=list)  # cards chosen to pass, not yet passed
-    awaiting_ok: bool = False  # received cards shown raised until OK
-    seq: int = 0  # bumps on every accepted action; a form carrying an older one is stale
-    fresh_from: int = 0  # plays this hand before the last action: the ones after it animate
-    undo: dict[str, Any] | None = None  # the game before your card, while it is on the table
-    options: Options = field(default_factory=Options)
-    stats: Stats = field(default_factory=Stats)
-    recorded: bool = False  # the finished game is already in the statistics
-    notice: str = ""  # a message shown once on the next page
-    unreadable: bool = False  # a cookie came but could not be read: this state is a fresh one
-    last_hand: dict[str, Any] | None = None  # the hand before this one, for its review
 
 
 class SessionStore(signed_cookies.SessionStore):
@@ -202,10 +48,6 @@ class SessionStore(signed_cookies.SessionStore):
         # Every session we write holds the options and statistics, and the middleware deletes the
         # cookie of an empty one: so a cookie that came and reads as empty could not be read.
         return self.cookie_sent and not self.keys()
-
-
-def new_number() -> int:
-    return secrets.randbelow(MAX_NUMBER) + 1
 
 
 def load(session: Any) -> PlayerState:
@@ -248,17 +90,6 @@ def unreadable(options: Options | None = None, stats: Stats | None = None) -> Pl
         stats=stats or Stats(),
         notice=UNREADABLE_NOTICE,
         unreadable=True,
-    )
-
-
-def _finished(entry: Any) -> bool:
-    """One [game number, final score] of the statistics detail."""
-    return (
-        isinstance(entry, list)
-        and len(entry) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in entry)
-        and 0 < entry[0] <= MAX_NUMBER
-        and -SCORE_LIMIT < entry[1] < SCORE_LIMIT
     )
 
 
@@ -327,7 +158,7 @@ def _write(session: Any, state: PlayerState) -> None:
             table["r"] = 1
         if state.undo is not None:
             table["u"] = state.undo
-        if state.last_hand is not None and state.game.phase in ("passing", "playing"):
+        if state.last_hand is not None and not state.game.phase.over:
             table["l"] = state.last_hand  # a finished hand is in the game itself
         session["t"] = table
     if state.notice:

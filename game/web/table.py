@@ -19,10 +19,10 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
-from game.engine import Card, Game
+from game.engine import PASS_SIZE, Card, Game, Phase, seat_after
 from game.seating import COMPUTER_NAMES, PRESS_OK
 from game.web.last_trick import LastTrickView, last_trick_view, place_of
-from game.web.session import HUMAN, PlayerState
+from game.web.player import HUMAN, PlayerState
 
 DIRECTION_LABEL = {"left": "Pass Left", "right": "Pass Right", "across": "Pass Across"}
 NO_POINTS_LEFT = "No points are left in this hand."  # our addition: finish a dead hand
@@ -43,7 +43,7 @@ place = place_of  # where ``seat`` sits for ``viewer``: bottom, left, top or rig
 def seats_from(viewer: int) -> list[int]:
     """The four seats in the order the table shows them to ``viewer``: the viewer first, then
     round the table as it plays (the columns of the score sheet, the names in a sentence)."""
-    return [(viewer + step) % 4 for step in range(4)]
+    return [seat_after(viewer, step) for step in range(4)]
 
 
 @dataclass
@@ -107,6 +107,9 @@ class TableView:
     waits: list[tuple[str, int, int]] = field(default_factory=list)
     end_tick: int = 0  # when the animation is over: the hand lights, the sheet appears
     gathered: LastTrickView | None = None  # the last trick, to see again (our addition)
+    # the viewer's card on the table, as hearts.js shows it on a click before the answer: the
+    # markup it clones (trick.html's template), given the card's face and name and set arriving
+    yours: TableCard | None = None
     by_seat: list[str] = field(default_factory=list)  # the names by seat number
 
 
@@ -132,18 +135,23 @@ def build(
     own_card_placed: bool = False,
     viewer: int = HUMAN,
     names: list[str] | None = None,
+    labels: list[str] | None = None,
+    status: str = "",
 ) -> TableView:
     """The view model, with the schedule and the narration of what is new when ``animate``
     (the answer to an action). ``own_card_placed``: the page already moved the viewer's card
     to the table when it was clicked, so it does not arrive a second time. ``viewer``: the seat
     drawn at the bottom (a network table's person; the solo game's is seat 0), with ``names``
-    by seat number; the view model turns the table for that seat."""
-    view = table_view(state, viewer, hint or [], names)
+    by seat number; the view model turns the table for that seat. ``labels`` and ``status``:
+    see ``table_view``."""
+    view = table_view(state, viewer, hint or [], names, labels, status)
     if animate:
         game = state.game
         plan = schedule(game, state.fresh_from, viewer, own_card_placed)
         apply(view, game, plan, viewer)
         view.announcements = narrate(state, view.by_seat, viewer)
+        if state.awaiting_ok:  # the others may play meanwhile; the status still asks for OK
+            view.waits = []
     return view
 
 
@@ -178,17 +186,66 @@ def table_card(names: list[str], seat: int, code: str, viewer: int) -> TableCard
 
 
 def table_view(
-    state: PlayerState, viewer: int, hint: list[str], names: list[str] | None = None
+    state: PlayerState,
+    viewer: int,
+    hint: list[str],
+    names: list[str] | None = None,
+    labels: list[str] | None = None,
+    status: str = "",
 ) -> TableView:
+    """The table as it stands for ``viewer``, from its named parts. ``labels``: by seat, who is
+    a computer ("a computer player"; a network table's); ``status``: a sentence in place of the
+    status line (a network seat a computer plays for, or one that pressed OK already)."""
     game = state.game
     assert game is not None
     names = names or seat_names(state)
     order = seats_from(viewer)
+    passing = game.phase == Phase.PASSING and not game.has_passed(viewer)
+    playing = game.phase == Phase.PLAYING and not state.awaiting_ok
+    button, button_action, enabled = hand_button(state, game, passing)
+    totals, leaders, winners = standings(game, order)
+    line, result = status_and_result(state, game, names, viewer, hint, [order[i] for i in winners])
+    return TableView(
+        names=[names[s] for s in order],
+        phase=Phase.PASSING
+        if passing or state.awaiting_ok or game.phase == Phase.PASSING
+        else game.phase,
+        number=game.number,
+        hand_number=game.hand_number,
+        direction=game.pass_direction,
+        hand=hand_cards(state, game, viewer, hint, playing),
+        hand_action="select" if passing else ("play" if playing else ""),
+        button=button,
+        button_action=button_action,
+        button_enabled=enabled,
+        opponents=opponents(game, names, viewer, labels),
+        trick=[table_card(names, seat, code, viewer) for seat, code in game.trick],
+        taken=taken_piles(game, names, order, viewer),
+        sheet=score_sheet(game, order),
+        totals=totals,
+        leaders=leaders,
+        winners=winners,
+        show_sheet=game.phase == Phase.GAME_OVER
+        or (game.phase == Phase.HAND_OVER and state.options.sheet_after_hand),
+        status=status or line,
+        result=result,
+        your_turn=playing and game.turn == viewer,
+        gathered=last_trick_view(game, viewer, names),
+        by_seat=list(names),
+        yours=TableCard(viewer, "", "", place(viewer, viewer), "You"),
+    )
+
+
+def hand_cards(
+    state: PlayerState, game: Game, viewer: int, hint: list[str], playing: bool
+) -> list[HandCard]:
+    """The viewer's hand: the cards chosen to pass and those received (until OK) raised, those
+    that may not be played dimmed. Cards passed leave the hand at once (a network seat waits
+    for the others' passes; the solo game's computers pass with you)."""
     legal = set(game.legal_plays(viewer))
     received = set(game.received(viewer)) if state.awaiting_ok else set()
-    passing = game.phase == "passing" and not game.has_passed(viewer)
-    playing = game.phase == "playing" and not state.awaiting_ok
-    hand = [
+    gone = set(game.passed(viewer)) if game.phase == Phase.PASSING else set()
+    return [
         HandCard(
             code=code,
             name=Card.parse(code).name,
@@ -197,46 +254,60 @@ def table_view(
             hint=code in hint,
         )
         for code in game.hand(viewer)
+        if code not in gone
     ]
-    hand_action = "select" if passing else ("play" if playing else "")
 
-    button, button_action, enabled = "", "", False
+
+def hand_button(state: PlayerState, game: Game, passing: bool) -> tuple[str, str, bool]:
+    """The button under the hand: its label, its form's action and whether it may be pressed."""
     if passing:
-        button, button_action = DIRECTION_LABEL[game.pass_direction], "pass"
-        enabled = len(state.selected) == 3
-    elif state.awaiting_ok:
-        button, button_action, enabled = "OK", "accept", True
+        return DIRECTION_LABEL[game.pass_direction], "pass", len(state.selected) == PASS_SIZE
+    if state.awaiting_ok:
+        return "OK", "accept", True
+    return "", "", False
 
-    others = [(viewer + step) % 4 for step in (1, 2, 3)]
-    opponents = [
+
+def opponents(
+    game: Game, names: list[str], viewer: int, labels: list[str] | None = None
+) -> list[dict]:
+    """The other three seats round the table, with their cards' backs."""
+    return [
         {
             "seat": seat,
             "name": names[seat],
             "place": place(seat, viewer),
             "count": len(game.hand(seat)),
             "cards": range(len(game.hand(seat))),
+            **({"computer": labels[seat]} if labels else {}),
         }
-        for seat in others
+        for seat in (seat_after(viewer, step) for step in (1, 2, 3))
     ]
-    trick = [table_card(names, seat, code, viewer) for seat, code in game.trick]
 
-    over = game.phase in ("hand_over", "game_over")
+
+def taken_piles(game: Game, names: list[str], order: list[int], viewer: int) -> list[dict]:
+    """After a hand, the point cards each seat took, shown face up."""
+    if not game.phase.over:
+        return []
     taken = []
-    if over:
-        for seat in order:
-            cards = sorted(
-                (c for c in game.taken(seat) if Card.parse(c).points),
-                key=lambda c: Card.parse(c).index,
-            )
-            taken.append(
-                {
-                    "seat": seat,
-                    "place": place(seat, viewer),
-                    "name": names[seat],
-                    "summary": taken_summary(names[seat], cards),
-                    "cards": [{"code": c, "name": Card.parse(c).name} for c in cards],
-                }
-            )
+    for seat in order:
+        cards = sorted(
+            (c for c in game.taken(seat) if Card.parse(c).points),
+            key=lambda c: Card.parse(c).index,
+        )
+        taken.append(
+            {
+                "seat": seat,
+                "place": place(seat, viewer),
+                "name": names[seat],
+                "summary": taken_summary(names[seat], cards),
+                "cards": [{"code": c, "name": Card.parse(c).name} for c in cards],
+            }
+        )
+    return taken
+
+
+def score_sheet(game: Game, order: list[int]) -> list[ScoreRow]:
+    """A row a hand (the hands folded into ``carried`` as one), columns from the viewer."""
     sheet, running = [], list(game.carried)
     if game.carried_hands:
         carried = [game.carried[s] for s in order]
@@ -244,45 +315,33 @@ def table_view(
     for number, row in enumerate(game.history, start=game.carried_hands + 1):
         running = [running[s] + row[s] for s in range(4)]
         sheet.append(ScoreRow(number, [row[s] for s in order], [running[s] for s in order]))
-    totals = [game.totals[s] for s in order]  # columns from the viewer, as the names
+    return sheet
+
+
+def standings(game: Game, order: list[int]) -> tuple[list[int], list[int], list[int]]:
+    """The totals in the viewer's column order, and the columns leading and winning."""
+    totals = [game.totals[s] for s in order]
     leaders = [i for i in range(4) if totals[i] == min(totals)] if game.history else []
     winners = [i for i, s in enumerate(order) if s in game.winners]
-    show_sheet = game.phase == "game_over" or (
-        game.phase == "hand_over" and state.options.sheet_after_hand
-    )
+    return totals, leaders, winners
 
-    status, result = status_line(state, game, names, viewer), ""
+
+def status_and_result(
+    state: PlayerState,
+    game: Game,
+    names: list[str],
+    viewer: int,
+    hint: list[str],
+    winners: list[int],
+) -> tuple[str, str]:
+    """The status line (the hint's sentence while one is shown) and, after the game, who won."""
+    status = status_line(state, game, names, viewer)
     if game.played_out_from is not None:
         status = f"{NO_POINTS_LEFT} {status}"
     if hint:
         status = hint_sentence(game, hint)
-    if game.phase == "game_over":
-        result = result_sentence(names, [order[i] for i in winners], viewer)
-    return TableView(
-        names=[names[s] for s in order],
-        phase="passing" if passing or state.awaiting_ok or game.phase == "passing" else game.phase,
-        number=game.number,
-        hand_number=game.hand_number,
-        direction=game.pass_direction,
-        hand=hand,
-        hand_action=hand_action,
-        button=button,
-        button_action=button_action,
-        button_enabled=enabled,
-        opponents=opponents,
-        trick=trick,
-        taken=taken,
-        sheet=sheet,
-        totals=totals,
-        leaders=leaders,
-        winners=winners,
-        show_sheet=show_sheet,
-        status=status,
-        result=result,
-        your_turn=playing and game.turn == viewer,
-        gathered=last_trick_view(game, viewer, names),
-        by_seat=list(names),
-    )
+    result = result_sentence(names, winners, viewer) if game.phase == Phase.GAME_OVER else ""
+    return status, result
 
 
 # -- the animation schedule -------------------------------------------------------------------
@@ -358,7 +417,7 @@ def narrate(state: PlayerState, names: list[str], viewer: int) -> list[str]:
             said.append("Hearts has been broken.")
         if index % 4 == 3 and index // 4 < len(tricks):
             said.append(trick_sentence(tricks[index // 4], names, viewer))
-    if fresh and game.phase in ("hand_over", "game_over"):
+    if fresh and game.phase.over:
         if game.played_out_from is not None:
             said.append(NO_POINTS_LEFT)
         said.extend(hand_end_sentences(game, names, viewer))
@@ -408,7 +467,7 @@ def hand_end_sentences(game: Game, names: list[str], viewer: int) -> list[str]:
     said.append("Points this hand: " + ", ".join(f"{names[s]} {row[s]}" for s in order) + ".")
     totals = game.totals
     said.append("Totals: " + ", ".join(f"{names[s]} {totals[s]}" for s in order) + ".")
-    if game.phase == "game_over":
+    if game.phase == Phase.GAME_OVER:
         winners = [s for s in order if s in game.winners]
         said.append(result_sentence(names, winners, viewer))
     return said
@@ -420,7 +479,7 @@ def hand_end_sentences(game: Game, names: list[str], viewer: int) -> list[str]:
 def hint_sentence(game: Game, hint: list[str]) -> str:
     """Our addition: what the hint points out, for the status bar (and a screen reader)."""
     names = [f"the {Card.parse(code).name}" for code in hint]
-    if game.phase == "passing" and len(names) > 1:
+    if game.phase == Phase.PASSING and len(names) > 1:
         return f"Hint: pass {', '.join(names[:-1])} and {names[-1]}."
     return f"Hint: play {names[0]}."
 
@@ -446,17 +505,17 @@ def won_sentence(names: list[str], winners: list[int]) -> str:
 
 
 def status_line(state: PlayerState, game: Game, names: list[str], viewer: int = HUMAN) -> str:
-    if game.phase == "passing":
+    if game.phase == Phase.PASSING:
         if game.has_passed(viewer):
             return "Waiting for other players to pass..."
         return f"Select three cards to pass to {names[game.pass_target(viewer)]}."
     if state.awaiting_ok:
         return PRESS_OK
-    if game.phase == "playing":
+    if game.phase == Phase.PLAYING:
         if game.turn == viewer:
             return "Select a card to play."
         return f"Waiting for {names[game.turn]} to move..."
-    if game.phase == "hand_over":
+    if game.phase == Phase.HAND_OVER:
         return (
             "Press OK to deal the next hand."
             if state.options.sheet_after_hand

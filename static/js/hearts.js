@@ -148,14 +148,15 @@
   }
 
   // Your card starts towards the table as soon as you choose it; the server's answer then
-  // brings the computers' cards (and leaves yours where it is).
+  // brings the computers' cards (and leaves yours where it is). The card on the table is the
+  // server's own markup (trick.html's template), with the face and the name of the card chosen.
   function sendTowardsTable(card) {
     var center = $("#table .center");
-    if (!center) return;
-    var played = document.createElement("span");
-    played.className = "played at-bottom arrive t0 face-" + card.value;
-    played.setAttribute("role", "img");
-    played.setAttribute("aria-label", "You: " + card.textContent.trim());
+    var mold = $("#table template.played-yours");
+    if (!center || !mold) return;
+    var played = mold.content.firstElementChild.cloneNode(true);
+    played.classList.add("face-" + card.value, "arrive", "t0"); // it arrives now
+    played.setAttribute("aria-label", played.getAttribute("aria-label") + card.textContent.trim());
     center.appendChild(played);
     card.classList.add("leaving");
   }
@@ -570,166 +571,6 @@
     }
   });
 
-  // A network table's answers may arrive out of order (a poll sent before a move, answered
-  // after it): each carries its table's version, and an answer older than the table already
-  // drawn is not swapped in.
-  function drawnVersion() {
-    var poll = $("#table .net-poll");
-    return poll ? Number(poll.getAttribute("data-version")) : null;
-  }
-
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var detail = event.detail;
-    if (!detail.target || detail.target.id !== "table" || !detail.xhr) return;
-    var found = /class="net-poll"[^>]*data-version="(\d+)"/.exec(detail.xhr.responseText || "");
-    var drawn = drawnVersion();
-    if (found && drawn !== null && Number(found[1]) < drawn) {
-      detail.shouldSwap = false;
-    }
-    // a catch-up asked from an older version, answered with the table already drawn (a move's
-    // own answer came first): drawing it again would replay what has just been shown
-    var asked = /[?&]v=(\d+)/.exec((detail.pathInfo && detail.pathInfo.requestPath) || "");
-    if (found && asked && drawn !== null && Number(found[1]) === drawn && Number(asked[1]) < drawn) {
-      detail.shouldSwap = false;
-    }
-  });
-
-  // ---- a network table in real time -------------------------------------------------------
-  // The page holds one Server-Sent Events stream of its table (the browser's own EventSource),
-  // which tells the table's version when it opens and each time a change is saved. A page
-  // behind it fetches what came after its own version through its poll's URL, so the table is
-  // drawn and animated as after a poll. While the stream is open, the timed poll asks only when
-  // the page's redraw time has come (a button falls due) or every SAFETY_MS at most; while it
-  // is not (refused, reconnecting, never opened), the poll goes on every two seconds.
-  var eventsMeta = $('meta[name="hearts-events"]');
-  var stream = null;
-  var streamLive = false;
-  var pushed = 0; // the newest version the stream told
-  var catchingUp = false;
-  var reopenMs = 1000;
-  var lastAsked = Date.now();
-  var SAFETY_MS = 20000;
-  // A fetch that drew nothing (a 204: put off by a busy process, often while the very move it
-  // was told of is being answered) asks again after 50 ms, then twice as long each time up to
-  // two seconds: soon, but never in a loop.
-  var AGAIN_FIRST_MS = 50;
-  var AGAIN_MOST_MS = 2000;
-  var againMs = AGAIN_FIRST_MS;
-  var againAt = 0;
-  var newestDrawn = 0; // a newer table drawn (by any answer) ends the waiting after 204s
-  // While its own request is out, a page behind its stream looks again this often.
-  var BUSY_LOOK_MS = 30;
-
-  function pollBox() {
-    return $("#table .net-poll");
-  }
-
-  function serverNow(box) {
-    // the server's clock, from the Unix second the page was drawn at and the time since then
-    return Number(box.getAttribute("data-now")) + (Date.now() - Number(box.dataset.drawnAt)) / 1000;
-  }
-
-  // Whether a request of the page's own is out: a move, a timed poll (a catch-up's own answer
-  // calls catchUp when it comes).
-  function ownRequestOut() {
-    return !!$("#table .htmx-request, #table.htmx-request");
-  }
-
-  // Ask catchUp again in ``ms``: one timer however many reasons, the soonest of them.
-  var recheck = null;
-  var recheckAt = 0;
-  function catchUpIn(ms) {
-    var at = Date.now() + ms;
-    if (recheck !== null) {
-      if (recheckAt <= at) return;
-      clearTimeout(recheck);
-    }
-    recheckAt = at;
-    recheck = setTimeout(function () {
-      recheck = null;
-      catchUp();
-    }, ms);
-  }
-
-  // A page behind its stream fetches what came after its own version as soon as nothing of its
-  // own is out. Whatever held it back (a move's answer on its way, a poll, a fetch put off with
-  // 204, a fetch that failed), the page looks again shortly after, rather than counting on one
-  // event to come in the right order: a notice is never left unfetched.
-  function catchUp() {
-    var box = pollBox();
-    var drawn = drawnVersion();
-    if (!box || drawn === null || pushed <= drawn || catchingUp || !window.htmx) return;
-    if (ownRequestOut()) {
-      catchUpIn(BUSY_LOOK_MS);
-      return;
-    }
-    if (Date.now() < againAt) {
-      catchUpIn(againAt - Date.now());
-      return;
-    }
-    catchingUp = true;
-    lastAsked = Date.now();
-    htmx.ajax("GET", box.getAttribute("hx-get"), { source: "#table", target: "#table", swap: "outerHTML" }).then(
-      function () {
-        catchingUp = false;
-        if (drawnVersion() === drawn) {
-          // nothing drawn: asking again at once would press on a busy process in a loop
-          againAt = Date.now() + againMs;
-          againMs = Math.min(againMs * 2, AGAIN_MOST_MS);
-        }
-        catchUp();
-      },
-      function () {
-        catchingUp = false; // the fetch failed (the network, the server): try again, later
-        againAt = Date.now() + againMs;
-        againMs = Math.min(againMs * 2, AGAIN_MOST_MS);
-        catchUp();
-      }
-    );
-  }
-
-  function openStream() {
-    if (!eventsMeta || !window.EventSource) return;
-    stream = new EventSource(eventsMeta.getAttribute("content"));
-    stream.addEventListener("table", function (event) {
-      streamLive = true;
-      reopenMs = 1000;
-      pushed = Math.max(pushed, Number(event.data) || 0);
-      catchUp();
-    });
-    stream.addEventListener("error", function () {
-      streamLive = false; // the browser reconnects by itself; the poll fills in meanwhile
-      if (stream && stream.readyState === EventSource.CLOSED) {
-        stream = null; // refused (no stream here, or no seat): try again later
-        setTimeout(openStream, reopenMs);
-        reopenMs = Math.min(reopenMs * 2, 60000);
-      }
-    });
-  }
-
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var elt = event.detail.elt;
-    if (!elt || !elt.classList || !elt.classList.contains("net-poll")) return;
-    var redraw = /[?&]i=(\d+)/.exec(elt.getAttribute("hx-get") || "");
-    var due = redraw && Number(redraw[1]) > 0 && serverNow(elt) >= Number(redraw[1]);
-    if (streamLive && !due && Date.now() - lastAsked < SAFETY_MS) {
-      event.preventDefault();
-      return;
-    }
-    lastAsked = Date.now();
-  });
-
-  function notePollBox() {
-    var box = pollBox();
-    if (box && !box.dataset.drawnAt) box.dataset.drawnAt = String(Date.now());
-  }
-
-  document.addEventListener("htmx:afterRequest", function () {
-    setTimeout(catchUp, 0);
-  });
-
-  document.addEventListener("htmx:afterSwap", noteDrawn);
-
   document.addEventListener("htmx:beforeRequest", function () {
     var cards = handCards();
     var at = cards.indexOf(document.activeElement);
@@ -759,19 +600,7 @@
     );
   }
 
-  function noteDrawn() {
-    var drawn = drawnVersion();
-    if (drawn !== null && drawn > newestDrawn) {
-      newestDrawn = drawn;
-      againMs = AGAIN_FIRST_MS;
-      againAt = 0;
-    }
-  }
-
   document.addEventListener("htmx:afterSettle", function () {
-    notePollBox();
-    noteDrawn();
-    catchUp();
     showDialogs();
     setUpHand();
     if (openDialog()) return;
@@ -796,7 +625,4 @@
   setUpHand();
   showDialogs();
   followHash();
-  notePollBox();
-  noteDrawn();
-  openStream();
 })();

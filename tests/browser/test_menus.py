@@ -13,7 +13,8 @@ from playwright.sync_api import Page, expect
 
 from game import players
 from game.solo import actions
-from game.web.session import PlayerState, save
+from game.web.player import PlayerState
+from game.web.session import save
 from game.web.table import result_sentence, seat_names
 from tests.support.browser import (
     CARDS,

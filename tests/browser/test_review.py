@@ -9,9 +9,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from game import players
-from game.review import HandRecord, cards_text, review
+from game.engine.handlog import HandRecord
 from game.solo import actions
-from game.web.session import PlayerState
+from game.web.hand_review import cards_text, review
+from game.web.player import PlayerState
 from tests.browser.test_axe import Axe
 from tests.support.browser import open_at, wait_modal
 from tests.support.network import start_people, table_of

@@ -48,7 +48,7 @@ def first_choices_result(number: int) -> tuple[int, str]:
     """The hands and the result of game ``number`` when you always pass your first three cards
     and play your first lit card, as the test below does by clicking."""
     from game.solo import actions
-    from game.web.session import PlayerState
+    from game.web.player import PlayerState
     from game.web.table import result_sentence, seat_names
 
     state, clock = PlayerState(), actions.Clock()

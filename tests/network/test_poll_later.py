@@ -1,7 +1,7 @@
 """A busy process puts polls off: while every page thread of the front is busy and others wait
 for one, a poll is answered at once with the quiet 204 and ``Hearts-Poll: later`` instead of
 joining the queue, and is drawn as before once the threads are free (hearts_site.streams,
-hearts_site.bridge, game.network.push.quiet_poll)."""
+hearts_site.bridge, game.network.quiet.quiet_poll)."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def run_in_a_thread(coroutine):
 def test_a_crowded_front_puts_a_poll_off_and_draws_it_once_its_threads_are_free():
     app = Gated()
     bridge = Bridge(app, pages=1, moves=1, backlog=1)
-    front = Streams(bridge, "game.network.push.serve", "game.network.push.quiet_poll")
+    front = Streams(bridge, "game.network.stream.serve", "game.network.quiet.quiet_poll")
 
     async def scenario():
         held = [asyncio.ensure_future(ask(front, "/healthz")) for _ in range(2)]
@@ -117,7 +117,7 @@ def test_one_request_waiting_is_not_crowded_below_the_backlog_and_zero_turns_it_
     for backlog, crowded in ((2, False), (0, False), (1, True)):
         app = Gated()
         bridge = Bridge(app, pages=1, moves=1, backlog=backlog)
-        front = Streams(bridge, "game.network.push.serve", "game.network.push.quiet_poll")
+        front = Streams(bridge, "game.network.stream.serve", "game.network.quiet.quiet_poll")
 
         async def scenario(bridge=bridge, front=front, app=app):
             held = [asyncio.ensure_future(ask(front, "/healthz")) for _ in range(2)]
@@ -142,7 +142,7 @@ def test_one_request_waiting_is_not_crowded_below_the_backlog_and_zero_turns_it_
 def test_a_move_being_worked_out_puts_a_poll_off_until_it_is_answered():
     app = Gated()
     bridge = Bridge(app, pages=2, moves=2, backlog=0, moving=1)
-    front = Streams(bridge, "game.network.push.serve", "game.network.push.quiet_poll")
+    front = Streams(bridge, "game.network.stream.serve", "game.network.quiet.quiet_poll")
 
     async def scenario():
         assert not bridge.crowded()
@@ -165,12 +165,12 @@ def test_a_move_being_worked_out_puts_a_poll_off_until_it_is_answered():
 
 
 def test_a_page_a_whole_trick_behind_is_drawn_however_busy(monkeypatch):
-    from game.network import push
+    from game.network import bus, quiet
 
-    heard = push.Hub()
+    heard = bus.Hub()
     heard.listening = True  # as the process's PostgreSQL listener sets it once connected
     monkeypatch.setattr(heard, "start", lambda: None)  # no listener task: what it heard is set here
-    monkeypatch.setattr(push, "hub", heard)
+    monkeypatch.setattr(bus, "hub", heard)
     heard.hear(f"{CODE} 7")
 
     async def answer(version: int | str) -> list[dict]:
@@ -179,7 +179,7 @@ def test_a_page_a_whole_trick_behind_is_drawn_however_busy(monkeypatch):
         async def send(message):
             sent.append(message)
 
-        put_off = await push.quiet_poll(scope_of(POLL, f"v={version}&i=0"), send, crowded=True)
+        put_off = await quiet.quiet_poll(scope_of(POLL, f"v={version}&i=0"), send, crowded=True)
         assert put_off == bool(sent)
         return sent
 
@@ -187,7 +187,7 @@ def test_a_page_a_whole_trick_behind_is_drawn_however_busy(monkeypatch):
         sent = run_in_a_thread(answer(version))
         return bool(sent) and dict(sent[0]["headers"]).get(b"hearts-poll") == b"later"
 
-    assert push.LATER_VERSIONS == 4
+    assert quiet.LATER_VERSIONS == 4
     assert [put_off(version) for version in (6, 5, 4, 3, 2)] == [True, True, True, False, False]
     # a version that is no number is never put off: the view answers it with its own page
     assert [put_off(version) for version in ("%C2%B2", "", "-1", "x")] == [False] * 4

@@ -14,8 +14,8 @@ import time
 import psycopg
 import pytest
 
-from game.network.push import GONE, Hub, query_value
-from game.network.views import since_of_value
+from game.network.bus import GONE, Hub
+from game.network.quiet import query_value, since_of_value
 from tests.support.production import run
 from tests.support.push import (
     Person,

@@ -3,16 +3,9 @@
 import pytest
 
 from game.engine import Game, card_name
+from game.engine.handlog import HandRecord, kept_for_review, last_hand
 from game.players import choose_pass, choose_play, view_of
-from game.review import (
-    FINE_MARGIN,
-    HandRecord,
-    judge_play,
-    kept_for_review,
-    last_hand,
-    pauline_in_seat,
-    review,
-)
+from game.web.hand_review import FINE_MARGIN, judge_play, pauline_in_seat, review
 
 NAMES = ("Ada", "Pauline", "Michele", "Ben")
 

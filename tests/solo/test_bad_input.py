@@ -10,15 +10,9 @@ from django.core import signing
 from django.core.signing import JSONSerializer, TimestampSigner, b62_encode
 from django.test import Client, override_settings
 
-from game.web.session import (
-    COOKIE_LIMIT,
-    NAME_MAX,
-    SESSION_SALT,
-    UNREADABLE_NOTICE,
-    Stats,
-    load,
-    save,
-)
+from game.names import NAME_MAX
+from game.web.player import Stats
+from game.web.session import COOKIE_LIMIT, SESSION_SALT, UNREADABLE_NOTICE, load, save
 from tests.support.web import (
     HX,
     game_of,

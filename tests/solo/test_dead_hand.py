@@ -15,7 +15,7 @@ from django.test import Client
 from game import players
 from game.engine import Game
 from game.solo import actions
-from game.web.session import Options, PlayerState
+from game.web.player import Options, PlayerState
 from tests.support.web import HX, game_of, named_client, post, state_of, status_of
 from tests.web.test_cookie_size import BIG_STATS, LIMIT, LONG_NAME, set_cookie_length
 

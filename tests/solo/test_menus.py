@@ -15,7 +15,8 @@ import game
 from game import players
 from game.engine import Game
 from game.solo import actions
-from game.web.session import PlayerState, Stats, load, save
+from game.web.player import PlayerState, Stats
+from game.web.session import load, save
 
 HX = {"HTTP_HX_REQUEST": "true"}
 ROOT = Path(__file__).resolve().parents[2]

@@ -94,7 +94,7 @@ def played_until(number: int, done, name: str = "Ada"):
     ``done(state)`` holds (each step is one of your actions and the computers' answers)."""
     from game import players
     from game.solo import actions
-    from game.web.session import PlayerState
+    from game.web.player import PlayerState
 
     state = PlayerState()
     state.options.name = name

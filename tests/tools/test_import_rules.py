@@ -1,8 +1,8 @@
 """The rooms of the code keep to their rules, read from the source (tools/imports.py): the
 engine imports nothing of ours, the players only the engine, the solo game and the network
-never each other, and nothing in game/ imports the measuring tools."""
+never each other, nothing in game/ imports the measuring tools, and no import circle."""
 
-from tools.imports import against_the_rules, arrows, modules
+from tools.imports import against_the_rules, arrows, circles, modules
 
 
 def test_every_import_keeps_the_rules():
@@ -44,3 +44,25 @@ def test_an_import_inside_a_function_and_a_relative_import_count(tmp_path):
     graph = arrows(modules(tmp_path))
     assert ("game.solo.menus", "game.network.views") in graph
     assert against_the_rules(graph)
+
+
+def test_no_module_imports_itself_round_a_circle():
+    assert circles(arrows(modules())) == []
+
+
+def test_a_circle_is_caught_however_long_and_wherever_it_hides(tmp_path):
+    assert circles({("a", "b"), ("b", "a")}) == [["a", "b"]]
+    long_way = {("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("d", "e"), ("x", "y")}
+    assert circles(long_way) == [["a", "b", "c", "d"]]
+    two = {("a", "b"), ("b", "a"), ("c", "d"), ("d", "c"), ("b", "c")}
+    assert circles(two) == [["a", "b"], ["c", "d"]]
+    assert circles({("a", "b"), ("b", "c"), ("a", "c")}) == []
+    # read from source: the way back is an import inside a function
+    (tmp_path / "game" / "engine").mkdir(parents=True)
+    for package in ("game", "game/engine"):
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "game" / "engine" / "rules.py").write_text("from .cards import Card\n")
+    (tmp_path / "game" / "engine" / "cards.py").write_text(
+        "class Card:\n    def points(self):\n        from .rules import card_points\n"
+    )
+    assert circles(arrows(modules(tmp_path))) == [["game.engine.cards", "game.engine.rules"]]

@@ -5,8 +5,10 @@ from django.contrib.sessions.backends.signed_cookies import SessionStore
 from django.http import HttpResponse
 
 from game.engine import Game, SplitMix64
-from game.review import kept_for_review
-from game.web.session import NAME_MAX, PlayerState, Stats, save
+from game.engine.handlog import kept_for_review
+from game.names import NAME_MAX
+from game.web.player import PlayerState, Stats
+from game.web.session import save
 from tests.support.web import game_of, pass_three, post, state_of, store
 from tests.support.web import named_client as make_client
 

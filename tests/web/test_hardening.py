@@ -9,7 +9,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from game.web.session import NAME_MAX, NAME_POINTS_MAX, UNREADABLE_NOTICE, PlayerState, clean_name
+from game.names import NAME_MAX, NAME_POINTS_MAX, clean_name
+from game.web.player import PlayerState
+from game.web.session import UNREADABLE_NOTICE
 from hearts_site.guard import MAX_BODY_BYTES
 from tests.support.web import HX, game_of, named_client, post
 from tests.web.test_server_timing import parts

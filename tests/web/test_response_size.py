@@ -4,7 +4,7 @@ card of a sixteen-hand game, with a moon, fourteen point cards laid out and a fu
 import re
 
 from game.engine import Game
-from game.web.session import NAME_MAX
+from game.names import NAME_MAX
 from tests.support.engine import craft, suit
 from tests.support.web import HX, named_client, state_of, store
 

@@ -6,7 +6,8 @@ import threading
 import pytest
 
 from game.engine import Card
-from game.review import HandRecord, cards_text
+from game.engine.handlog import HandRecord
+from game.web.hand_review import cards_text
 from tests.support.network import needed, start_people, table_of
 from tests.support.web import HX, game_of, named_client, play_to_end_of_hand, post, state_of
 

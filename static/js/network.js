@@ -1,0 +1,207 @@
+// Hearts Network: a table's page kept up to date, by its event stream or, failing that, by its
+// poll. Loaded by the network's pages only (templates/game/network/page.html); hearts.js does
+// the rest of the page. The server hands this script what it needs: the table's version and
+// its redraw time as data attributes of the poll box (templates/game/network/poll.html), the
+// stream's address in a meta element; the script parses no HTML or URL of its own.
+(function () {
+  "use strict";
+
+  function $(selector) {
+    return document.querySelector(selector);
+  }
+
+  function pollBox() {
+    return $("#table .net-poll");
+  }
+
+  // A network table's answers may arrive out of order (a poll sent before a move, answered
+  // after it): each carries its table's version, and an answer older than the table already
+  // drawn is not swapped in.
+  function drawnVersion() {
+    var poll = pollBox();
+    return poll ? Number(poll.dataset.version) : null;
+  }
+
+  // The version an answer draws, from its poll box's data-version (parsed, never executed).
+  function versionIn(html) {
+    var answer = document.createElement("template");
+    answer.innerHTML = html || "";
+    var poll = answer.content.querySelector(".net-poll");
+    return poll ? Number(poll.dataset.version) : null;
+  }
+
+  // A poll or a catch-up notes the version its page showed when it asked.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var detail = event.detail;
+    var box = pollBox();
+    var config = detail.requestConfig;
+    if (!box || !detail.xhr || !config || config.path !== box.getAttribute("hx-get")) return;
+    detail.xhr.heartsAsked = Number(box.dataset.version);
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.target || detail.target.id !== "table" || !detail.xhr) return;
+    var found = versionIn(detail.xhr.responseText);
+    var drawn = drawnVersion();
+    if (found !== null && drawn !== null && found < drawn) {
+      detail.shouldSwap = false;
+    }
+    // a catch-up asked from an older version, answered with the table already drawn (a move's
+    // own answer came first): drawing it again would replay what has just been shown
+    var asked = detail.xhr.heartsAsked;
+    if (found !== null && asked !== undefined && drawn !== null && found === drawn && asked < drawn) {
+      detail.shouldSwap = false;
+    }
+  });
+
+  // The page holds one Server-Sent Events stream of its table (the browser's own EventSource),
+  // which tells the table's version when it opens and each time a change is saved. A page
+  // behind it fetches what came after its own version through its poll's URL, so the table is
+  // drawn and animated as after a poll. While the stream is open, the timed poll asks only when
+  // the page's redraw time has come (a button falls due) or every SAFETY_MS at most; while it
+  // is not (refused, reconnecting, never opened), the poll goes on every two seconds.
+  var eventsMeta = $('meta[name="hearts-events"]');
+  var stream = null;
+  var streamLive = false;
+  var pushed = 0; // the newest version the stream told
+  var catchingUp = false;
+  var reopenMs = 1000;
+  var lastAsked = Date.now();
+  var SAFETY_MS = 20000;
+  // A fetch that drew nothing (a 204: put off by a busy process, often while the very move it
+  // was told of is being answered) asks again after 50 ms, then twice as long each time up to
+  // two seconds: soon, but never in a loop.
+  var AGAIN_FIRST_MS = 50;
+  var AGAIN_MOST_MS = 2000;
+  var againMs = AGAIN_FIRST_MS;
+  var againAt = 0;
+  var newestDrawn = 0; // a newer table drawn (by any answer) ends the waiting after 204s
+  // While its own request is out, a page behind its stream looks again this often.
+  var BUSY_LOOK_MS = 30;
+
+  function serverNow(box) {
+    // the server's clock, from the Unix second the page was drawn at and the time since then
+    return Number(box.getAttribute("data-now")) + (Date.now() - Number(box.dataset.drawnAt)) / 1000;
+  }
+
+  // Whether a request of the page's own is out: a move, a timed poll (a catch-up's own answer
+  // calls catchUp when it comes).
+  function ownRequestOut() {
+    return !!$("#table .htmx-request, #table.htmx-request");
+  }
+
+  // Ask catchUp again in ``ms``: one timer however many reasons, the soonest of them.
+  var recheck = null;
+  var recheckAt = 0;
+  function catchUpIn(ms) {
+    var at = Date.now() + ms;
+    if (recheck !== null) {
+      if (recheckAt <= at) return;
+      clearTimeout(recheck);
+    }
+    recheckAt = at;
+    recheck = setTimeout(function () {
+      recheck = null;
+      catchUp();
+    }, ms);
+  }
+
+  // A page behind its stream fetches what came after its own version as soon as nothing of its
+  // own is out. Whatever held it back (a move's answer on its way, a poll, a fetch put off with
+  // 204, a fetch that failed), the page looks again shortly after, rather than counting on one
+  // event to come in the right order: a notice is never left unfetched.
+  function catchUp() {
+    var box = pollBox();
+    var drawn = drawnVersion();
+    if (!box || drawn === null || pushed <= drawn || catchingUp || !window.htmx) return;
+    if (ownRequestOut()) {
+      catchUpIn(BUSY_LOOK_MS);
+      return;
+    }
+    if (Date.now() < againAt) {
+      catchUpIn(againAt - Date.now());
+      return;
+    }
+    catchingUp = true;
+    lastAsked = Date.now();
+    htmx.ajax("GET", box.getAttribute("hx-get"), { source: "#table", target: "#table", swap: "outerHTML" }).then(
+      function () {
+        catchingUp = false;
+        if (drawnVersion() === drawn) {
+          // nothing drawn: asking again at once would press on a busy process in a loop
+          againAt = Date.now() + againMs;
+          againMs = Math.min(againMs * 2, AGAIN_MOST_MS);
+        }
+        catchUp();
+      },
+      function () {
+        catchingUp = false; // the fetch failed (the network, the server): try again, later
+        againAt = Date.now() + againMs;
+        againMs = Math.min(againMs * 2, AGAIN_MOST_MS);
+        catchUp();
+      }
+    );
+  }
+
+  function openStream() {
+    if (!eventsMeta || !window.EventSource) return;
+    stream = new EventSource(eventsMeta.getAttribute("content"));
+    stream.addEventListener("table", function (event) {
+      streamLive = true;
+      reopenMs = 1000;
+      pushed = Math.max(pushed, Number(event.data) || 0);
+      catchUp();
+    });
+    stream.addEventListener("error", function () {
+      streamLive = false; // the browser reconnects by itself; the poll fills in meanwhile
+      if (stream && stream.readyState === EventSource.CLOSED) {
+        stream = null; // refused (no stream here, or no seat): try again later
+        setTimeout(openStream, reopenMs);
+        reopenMs = Math.min(reopenMs * 2, 60000);
+      }
+    });
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || !elt.classList || !elt.classList.contains("net-poll")) return;
+    var redraw = Number(elt.dataset.redraw) || 0; // when a button falls due (0: none)
+    var due = redraw > 0 && serverNow(elt) >= redraw;
+    if (streamLive && !due && Date.now() - lastAsked < SAFETY_MS) {
+      event.preventDefault();
+      return;
+    }
+    lastAsked = Date.now();
+  });
+
+  function notePollBox() {
+    var box = pollBox();
+    if (box && !box.dataset.drawnAt) box.dataset.drawnAt = String(Date.now());
+  }
+
+  document.addEventListener("htmx:afterRequest", function () {
+    setTimeout(catchUp, 0);
+  });
+
+  document.addEventListener("htmx:afterSwap", noteDrawn);
+
+  function noteDrawn() {
+    var drawn = drawnVersion();
+    if (drawn !== null && drawn > newestDrawn) {
+      newestDrawn = drawn;
+      againMs = AGAIN_FIRST_MS;
+      againAt = 0;
+    }
+  }
+
+  document.addEventListener("htmx:afterSettle", function () {
+    notePollBox();
+    noteDrawn();
+    catchUp();
+  });
+
+  notePollBox();
+  noteDrawn();
+  openStream();
+})();
