@@ -4,11 +4,10 @@ and injected into a context that bypasses the page's CSP, which would rightly bl
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support import REPO
 from tests.support.browser import (
     CARDS,
     STATUS,
@@ -22,7 +21,7 @@ from tests.support.browser import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core-4.14.1.min.js"
+AXE = REPO / "tests" / "vendor" / "axe-core-4.14.1.min.js"
 SIZES = {"desktop": (1280, 800), "phone": (375, 667)}
 
 # Rules we do not hold the page to, each with its reason. Empty: the page passes them all.

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,8 +17,7 @@ from game.players import jit, sim, view_of
 from game.players.brain import decide_play
 from game.players.deals import DealSampler, knowledge_of
 from tests.players.test_players import random_position
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
 
 
 def idx(code: str) -> int:

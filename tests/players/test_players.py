@@ -6,15 +6,13 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from game.engine import Card, Game, SplitMix64
 from game.players import choose_pass, choose_play, view_of
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import REPO
 
 
 def mask(codes) -> int:
@@ -114,7 +112,7 @@ def test_decisions_do_not_depend_on_the_hash_seed_or_the_process():
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout) == here
 

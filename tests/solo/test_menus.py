@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -16,9 +15,9 @@ from game import players
 from game.engine import Game
 from game.solo import actions
 from game.web.session import PlayerState, Stats, load, save
+from tests.support import REPO
 
 HX = {"HTTP_HX_REQUEST": "true"}
-ROOT = Path(__file__).resolve().parents[2]
 DIALOGS = {
     "/help": "dialog-help",
     "/quote": "dialog-quote",
@@ -167,7 +166,7 @@ def test_quote_and_about(client):
 
 
 def test_version_is_the_project_version():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert game.__version__ == project["project"]["version"]
 
 
