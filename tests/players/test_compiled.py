@@ -11,17 +11,13 @@ import sys
 import numpy as np
 import pytest
 
-from game.engine import Card, SplitMix64
+from game.engine import SplitMix64
 from game.engine.rules import mask_of
 from game.players import jit, sim, view_of
 from game.players.brain import decide_play
 from game.players.deals import DealSampler, knowledge_of
-from tests.players.test_players import random_position
 from tests.support import REPO
-
-
-def idx(code: str) -> int:
-    return Card.parse(code).index
+from tests.support.engine import idx, random_position
 
 
 @pytest.fixture(scope="module")

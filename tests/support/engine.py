@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from game.engine import Game, IllegalMove
+from game.engine import Card, Game, IllegalMove, SplitMix64
 
 RANKS = "23456789TJQKA"
 ALL_CARDS = [rank + suit for suit in "CDSH" for rank in RANKS]
@@ -110,3 +110,28 @@ def play_out_hand(game: Game) -> None:
             game.pass_cards(seat, game.hand(seat)[:3])
     while game.phase == "playing":
         game.play(game.turn, game.legal_plays(game.turn)[0])
+
+
+def idx(code: str) -> int:
+    """A card's index in the deck (the bit the players' masks use), from its code."""
+    return Card.parse(code).index
+
+
+def random_position(number: int, steps: int, seed: int, moon_off_shooter: bool = False) -> Game:
+    """A game ``steps`` actions in, by random legal moves."""
+    game = Game.new(number, moon_off_shooter)
+    rng = SplitMix64.for_key(seed, number)
+    for _ in range(steps):
+        if game.phase == "passing":
+            for seat in range(4):
+                if not game.has_passed(seat):
+                    hand = game.hand(seat)
+                    rng.shuffle(hand)
+                    game.pass_cards(seat, hand[:3])
+        elif game.phase == "playing":
+            game.play(game.turn, rng.choice(game.legal_plays(game.turn)))
+        elif game.phase == "hand_over":
+            game.next_hand()
+        else:
+            break
+    return game
