@@ -12,6 +12,7 @@ from tests.support.browser import (
     CARDS,
     LIT,
     STATUS,
+    STRIP_SIZES,
     TITLE,
     act,
     after,
@@ -234,9 +235,6 @@ def test_the_hand_stays_put_when_the_pass_button_goes(page: Page, live_server):
     pass_last_three(page)
     assert page.locator("#pass-button").count() == 0
     assert page.locator("#table .hand").bounding_box()["y"] == y
-
-
-STRIP_SIZES = [(320, 568), (375, 667), (667, 375), (1024, 768), (1280, 800), (1920, 1080)]
 
 
 @pytest.mark.parametrize("size", STRIP_SIZES)

@@ -12,8 +12,7 @@ from playwright.sync_api import Page, expect
 from game.models import Table
 from game.network import state as tables
 from game.network.state import TableState
-from tests.browser.test_axe import Axe
-from tests.support.browser import STATUS
+from tests.support.browser import STATUS, Axe
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,7 @@ from playwright.sync_api import expect
 
 from game.models import Table
 from game.network.state import TableState
-from tests.browser.test_axe import Axe
-from tests.support.browser import STATUS
+from tests.support.browser import STATUS, Axe
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,8 +12,7 @@ from game import players
 from game.review import HandRecord, cards_text, review
 from game.solo import actions
 from game.web.session import PlayerState
-from tests.browser.test_axe import Axe
-from tests.support.browser import open_at, wait_modal
+from tests.support.browser import Axe, open_at, wait_modal
 from tests.support.network import start_people, table_of
 from tests.web.test_review import finish_hand
 

@@ -135,3 +135,16 @@ def random_position(number: int, steps: int, seed: int, moon_off_shooter: bool =
         else:
             break
     return game
+
+
+# A mixed deal: each seat holds three low/middle ranks of every suit and one ace.
+MIXED = {
+    0: "2C 6C TC AC 2D 6D TD 2S 6S TS 2H 6H TH",
+    1: "3C 7C JC 3D 7D JD AD 3S 7S JS 3H 7H JH",
+    2: "4C 8C QC 4D 8D QD 4S 8S QS AS 4H 8H QH",
+    # 3: 5C 9C KC 5D 9D KD 5S 9S KS 5H 9H KH AH
+}
+
+
+# One suit each: you clubs, Pauline diamonds, Michele spades, Ben thirteen hearts.
+SUITS = {0: suit("C"), 1: suit("D"), 2: suit("S"), 3: suit("H")}

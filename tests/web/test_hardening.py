@@ -11,8 +11,7 @@ from django.test import Client
 
 from game.web.session import NAME_MAX, NAME_POINTS_MAX, UNREADABLE_NOTICE, PlayerState, clean_name
 from hearts_site.guard import MAX_BODY_BYTES
-from tests.support.web import HX, game_of, named_client, post
-from tests.web.test_server_timing import parts
+from tests.support.web import HX, game_of, named_client, parts, post
 
 CHARSETS = ["latin-1", "utf8", "ascii", "utf-16", "UTF-16LE", "iso-8859-1"]
 URLS = ["/healthz", "/", "/play", "/name", "/options", "/static/css/hearts.css", "/nowhere"]
@@ -187,7 +186,7 @@ def test_stats_keeps_the_unreadable_cookie_notice(htmx):
 
 
 def test_the_longest_name_still_leaves_the_cookie_room():
-    from tests.web.test_cookie_size import BIG_STATS, LIMIT, longest_random_game, set_cookie_length
+    from tests.support.web import BIG_STATS, LIMIT, longest_random_game, set_cookie_length
 
     # 20 clusters of 4 code points each, none alike: what compresses worst
     clusters = [
