@@ -9,18 +9,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from game.models import Table
 from game.network import state as tables
-from game.network.state import TableState
 from tests.support.browser import STATUS, Axe
+from tests.support.network import table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CARDS = "#table .hand .card"
-
-
-def state_of(code: str) -> TableState:
-    return TableState.from_json(Table.objects.get(code=code).state)
 
 
 def sit(fresh_context, base: str, name: str, link: str = "") -> Page:
@@ -128,12 +123,12 @@ def test_passed_cards_leave_the_hand_and_received_cards_ask_for_ok_as_in_solo(
     expect(ada.locator(CARDS)).to_have_count(10)
     shown = ada.locator(CARDS).evaluate_all("cards => cards.map(c => c.value)")
     assert not set(passed) & set(shown)
-    assert sorted(shown + passed) == sorted(state_of(code).game.hand(0))
+    assert sorted(shown + passed) == sorted(table_of(code)[1].game.hand(0))
     expect(ada.locator(f"{CARDS}.raised")).to_have_count(0)
 
     pass_three(bea)  # the exchange; a computer leads and plays on at once
     expect(bea.locator(STATUS)).to_have_text("Press OK to accept cards.", timeout=10_000)
-    state = state_of(code)
+    state = table_of(code)[1]
     assert state.game.trick, "a computer should have led (see THE_GAME)"
     for page, seat in ((bea, 1), (ada, 0)):
         expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.", timeout=10_000)
