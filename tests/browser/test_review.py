@@ -13,8 +13,7 @@ from game.review import HandRecord, cards_text, review
 from game.solo import actions
 from game.web.session import PlayerState
 from tests.support.browser import Axe, open_at, wait_modal
-from tests.support.network import start_people, table_of
-from tests.web.test_review import finish_hand
+from tests.support.network import hand_over, settle, started, table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -181,8 +180,8 @@ def test_axe_finds_nothing_on_the_review(fresh_context, live_server):
 def test_at_a_network_table_two_seats_each_review_only_what_they_could_know(
     fresh_context, live_server
 ):
-    people = start_people(["Ada", "Bob"], 0)  # a secret deal
-    finish_hand(people)
+    people = started("Ada", "Bob", number=0)  # a secret deal
+    settle(people, until=hand_over)
     game = table_of(people[0].code)[1].game
     passes = [game.passed(seat) for seat in range(4)]
     names = [seat.name for seat in table_of(people[0].code)[1].seats]
