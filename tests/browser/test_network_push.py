@@ -21,7 +21,16 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.browser import after
-from tests.support.push import HOST, Person, Router, instance, site_env, version_of
+from tests.support.push import (
+    HOST,
+    Person,
+    Router,
+    a_table_for_two,
+    hand_of,
+    instance,
+    site_env,
+    version_of,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -136,12 +145,6 @@ def summary(latencies: list[float]) -> str:
     )
 
 
-def a_table_for_two(port: int) -> tuple[Person, Person]:
-    ada, bea = Person("Ada", port), Person("Bea", port)
-    bea.join(ada.deal())
-    return ada, bea
-
-
 def test_a_card_played_reaches_the_other_page_pushed_and_polled(browser: Browser, tmp_path):
     env = site_env(tmp_path)
     results = {}
@@ -209,11 +212,6 @@ def test_a_page_streams_from_one_instance_then_from_the_other_when_it_dies(
         finally:
             router.close()
             bea.context.close()
-
-
-def hand_of(person: Person) -> list[str]:
-    """The cards of the person's hand not raised (not yet chosen to pass)."""
-    return re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', person.table())
 
 
 def test_with_its_stream_open_a_page_still_offers_the_replace_button_when_it_falls_due(

@@ -298,3 +298,14 @@ def copy(source: socket.socket, sink: socket.socket) -> None:
         for end in (source, sink):
             with contextlib.suppress(OSError):
                 end.shutdown(socket.SHUT_RDWR)
+
+
+def a_table_for_two(port: int) -> tuple[Person, Person]:
+    ada, bea = Person("Ada", port), Person("Bea", port)
+    bea.join(ada.deal())
+    return ada, bea
+
+
+def hand_of(person: Person) -> list[str]:
+    """The cards of the person's hand not raised (not yet chosen to pass)."""
+    return re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', person.table())
