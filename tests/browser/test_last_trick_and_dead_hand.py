@@ -22,6 +22,7 @@ from tests.support.browser import (
     act,
     keys,
     pass_by_keyboard,
+    pass_by_mouse,
     seq,
     start,
     wait_modal,
@@ -65,14 +66,6 @@ def described(page: Page) -> str:
     return last_trick(page).evaluate(
         "d => document.getElementById(d.getAttribute('aria-describedby')).textContent"
     )
-
-
-def pass_by_mouse(page: Page) -> None:
-    for i in range(3):
-        act(page, page.locator(CARDS).nth(i))
-    act(page, page.get_by_role("button", name="Pass Left"))
-    act(page, page.get_by_role("button", name="OK"))
-    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
 
 
 def play_by_mouse(page: Page, times: int) -> None:

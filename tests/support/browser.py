@@ -26,6 +26,37 @@ def start(page: Page, base: str, number: int = 617, name: str = "Ada") -> None:
     expect(page).to_have_title(f"Hearts - Game #{number}")
 
 
+def arrive(page: Page, url: str, name: str = "Ada", number: int = 617) -> None:
+    """A first visit by the link to game ``number`` (without JavaScript the link's number does
+    not reach the server: the game is then the fixed first number of tests/conftest.py)."""
+    page.goto(f"{url}/#{number}")
+    expect(page.get_by_text("Welcome to the Microsoft Hearts Network.")).to_be_visible()
+    give_name(page, name)
+    expect(page.locator(STATUS)).to_contain_text("Select three cards to pass to Pauline.")
+
+
+def pass_by_mouse(page: Page, places: tuple[int, int, int] = (0, 1, 2)) -> None:
+    """Click three cards of the hand (by their places, left to right), Pass, then OK."""
+    button = page.locator("#pass-button")
+    raised = page.locator(f"{CARDS}.raised")
+    expect(button).to_be_disabled()
+    for place in places:
+        act(page, page.locator(CARDS).nth(place))
+    expect(raised).to_have_count(3)
+    expect(button).to_be_enabled()
+    act(page, button)
+    expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
+    expect(raised).to_have_count(3)  # the three received
+    act(page, page.get_by_role("button", name="OK", exact=True))
+    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+
+
+def click_button(page: Page, name: str) -> None:
+    before = seq(page)
+    page.get_by_role("button", name=name, exact=True).click()
+    after(page, before)
+
+
 def pass_by_keyboard(page: Page, steps: tuple[int, int] = (1, 1)) -> None:
     """Pick three cards with Space, moving ``steps`` cards right with the arrow key before the
     second and the third; then Enter passes and Enter says OK."""
