@@ -8,33 +8,14 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from game import players
 from game.review import HandRecord, cards_text, review
-from game.solo import actions
 from game.web.session import PlayerState
-from tests.support.browser import Axe, open_at, wait_modal
+from tests.support.browser import DIALOG, Axe, hand_played_high, open_at, wait_modal
 from tests.support.network import hand_over, settle, started, table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ("Ada", "Pauline", "Michele", "Ben")
-DIALOG = "#dialogs #dialog-review"
-
-
-def hand_played_high(number: int = 617) -> PlayerState:
-    """Game ``number``'s first hand to its end, you passing as the hint does and always playing
-    your highest legal card (costly now and then), the computers as ever."""
-    state = PlayerState()
-    state.options.name = "Ada"
-    clock = actions.Clock()
-    actions.start_game(state, number, clock)
-    game = state.game
-    state.selected = players.choose_pass(game, 0)
-    actions.pass_selected(state, clock)
-    actions.accept(state, clock)
-    while state.game.phase == "playing":
-        actions.play(state, state.game.legal_plays(0)[-1], clock)
-    return state
 
 
 def the_review(state: PlayerState):

@@ -383,3 +383,26 @@ def one_card_from_the_end(number: int):
     for _ in range(count - 1):
         step(state, actions.Clock())
     return state
+
+
+DIALOG = "#dialogs #dialog-review"
+
+
+def hand_played_high(number: int = 617):
+    """Game ``number``'s first hand to its end, you passing as the hint does and always playing
+    your highest legal card (costly now and then), the computers as ever."""
+    from game import players
+    from game.solo import actions
+    from game.web.session import PlayerState
+
+    state = PlayerState()
+    state.options.name = "Ada"
+    clock = actions.Clock()
+    actions.start_game(state, number, clock)
+    game = state.game
+    state.selected = players.choose_pass(game, 0)
+    actions.pass_selected(state, clock)
+    actions.accept(state, clock)
+    while state.game.phase == "playing":
+        actions.play(state, state.game.legal_plays(0)[-1], clock)
+    return state
