@@ -300,10 +300,11 @@ def copy(source: socket.socket, sink: socket.socket) -> None:
                 end.shutdown(socket.SHUT_RDWR)
 
 
-def a_table_for_two(port: int) -> tuple[Person, Person]:
-    ada, bea = Person("Ada", port), Person("Bea", port)
-    bea.join(ada.deal())
-    return ada, bea
+def a_table_for_two(port: int, names: tuple[str, str] = ("Ada", "Bea")) -> tuple[Person, Person]:
+    """A dealer and a friend who sat down by the link: a table for two, not started."""
+    dealer, friend = Person(names[0], port), Person(names[1], port)
+    friend.join(dealer.deal())
+    return dealer, friend
 
 
 def hand_of(person: Person) -> list[str]:
