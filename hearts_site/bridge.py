@@ -25,10 +25,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from hearts_site.accesslog import ANSWER, CLIENT_CLOSED
 from hearts_site.guard import max_body_bytes, refusal
 
 QUEUE_KEY = "hearts.queue_ms"  # the environ key ServerTimingMiddleware reads
 BEHIND = "hearts.behind"  # game.network.push: this poll's page is behind what was heard
+GONE_WAIT_SECONDS = 0.05  # client_gone: a client still there is heard of no sooner
 
 
 class Bridge:
@@ -84,10 +86,18 @@ class Bridge:
             status, response_headers, content = await loop.run_in_executor(
                 pool, self.run, environ, queued, page
             )
+        except asyncio.CancelledError:
+            # gunicorn cancels a request asgi_disconnect_grace_period after its client went away
+            # (or when a worker stops): say which in the access log (hearts_site.accesslog).
+            if await client_gone(receive):
+                ANSWER.set(CLIENT_CLOSED)
+            raise
         finally:
             if not page:
                 self.moving -= 1
+        # Once the client has gone, gunicorn drops the answer silently (hearts_site.accesslog).
         await send({"type": "http.response.start", "status": status, "headers": response_headers})
+        ANSWER.set(status)
         await send({"type": "http.response.body", "body": b"" if method == "HEAD" else content})
 
     def run(self, environ: dict, queued: float, page: bool = False) -> tuple[int, list, bytes]:
@@ -133,6 +143,16 @@ def header_map(scope: dict) -> dict[str, str]:
     return {
         name: ("; " if name == "cookie" else ",").join(values) for name, values in found.items()
     }
+
+
+async def client_gone(receive: Callable) -> bool:
+    """Whether the client has gone away, asked of ``receive`` once the body is read: gunicorn
+    answers ``http.disconnect`` at once then, and otherwise only when the client goes."""
+    try:
+        message = await asyncio.wait_for(receive(), GONE_WAIT_SECONDS)
+    except TimeoutError:
+        return False
+    return message["type"] == "http.disconnect"
 
 
 async def read_body(receive: Callable, limit: int) -> bytes:
