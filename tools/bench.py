@@ -5,7 +5,15 @@ rotated (duplicate dealing), so luck of the cards cancels out and anyone can rep
 figures. Pass directions cycle left, right, across, keep. Three match-ups, each with the target
 in ``MATCHUPS`` it must meet: ours against three duckers, ours against three random players, and
 three of ours against one ducker. A fourth puts ours against three moon hunters (``tools.hunter``)
-and counts their successful and failed moon attempts per hand.
+and counts their successful and failed moon attempts per hand. Two more measure ours against
+today's players, frozen in ``tools.today`` as a yardstick: one of ours against three of today's,
+and three of ours against one.
+
+Every match-up is judged by its differential: ours' mean points minus the others' mean, on all
+hands, moons included (negative is better for ours), with a paired 95% interval over deals (the
+four rotations of a deal are one sample). ``--ours today`` seats today's players as "ours", for
+the figures before a change; ``--budget`` multiplies the search's card budget, ``--set`` any
+other constant of ``game.players.brain``, to try a change without editing it.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from dataclasses import dataclass, field
 
 from game.engine import DECK, Card, Game, SplitMix64, deal
 from game.players import choose_pass, choose_play
+from tools import today
 from tools.hunter import Hunter
 from tools.stats import percentile
 
@@ -94,6 +103,7 @@ class Kind:
 
 
 OURS = Kind("ours", choose_pass, choose_play)
+TODAY = Kind("today", today.choose_pass, today.choose_play)
 DUCKER = Kind("ducker", ducker_pass, ducker_play)
 RANDOM = Kind("random", random_pass, random_play)
 HUNTER_PLAYER = Hunter()
@@ -108,6 +118,7 @@ class Matchup:
     measured: str  # "ours" or "other": whose points the target is about
     target: float | None  # None: no points target, only figures
     at_most: bool
+    differential: float | None = None  # the most ours' mean may exceed the others' (a target)
 
 
 MATCHUPS = (
@@ -115,11 +126,14 @@ MATCHUPS = (
     Matchup("ours vs 3 random", 1, RANDOM, "ours", 2.0, True),
     Matchup("3 ours vs 1 ducker", 3, DUCKER, "other", 11.0, False),
     Matchup("ours vs 3 hunters", 1, HUNTER, "ours", None, True),
+    # issue 32: half a point a hand better than today's players, in either proportion
+    Matchup("ours vs 3 today's", 1, TODAY, "ours", None, True, -0.5),
+    Matchup("3 ours vs 1 today's", 3, TODAY, "other", None, False, -0.5),
 )
 # A third of the hunters' moon rate before any stopping work, 17.0% +- 5.3% over 200
 # hands (`python -m tools.bench --only hunters --hands 200`, commit 0648ed5)
 HUNTER_MOON_TARGET: float | None = 0.17 / 3
-SHORT_NAMES = ("duckers", "random", "ducker", "hunters")  # for --only, in MATCHUPS order
+SHORT_NAMES = ("duckers", "random", "ducker", "hunters", "todays", "today")  # --only, as MATCHUPS
 
 
 # ---- playing -----------------------------------------------------------------------------------
@@ -217,6 +231,21 @@ def run_deal(index: int, only: tuple[int, ...] = ()) -> DealResult:
     return result
 
 
+def tune(budget: float, settings: list[str]) -> None:
+    """Multiply the players' card budget (compiled) by ``budget``; set brain's constants from
+    "NAME=VALUE" strings (a number, else the text): for trying a change from the command line."""
+    from game.players import brain
+
+    for text in settings:
+        name, _, value = text.partition("=")
+        if not hasattr(brain, name):
+            raise SystemExit(f"game.players.brain has no {name}")
+        old = getattr(brain, name)
+        setattr(brain, name, type(old)(float(value)) if isinstance(old, int | float) else value)
+    if budget != 1.0:
+        brain.CARD_BUDGET = round(brain.CARD_BUDGET * budget)
+
+
 def mean_ci(values: list[float]) -> tuple[float, float]:
     mean = statistics.fmean(values)
     if len(values) < 2:
@@ -250,7 +279,7 @@ def think_positions(count: int, first: int = 0) -> list:
 def think_table(count: int, first: int = 0) -> bool:
     """Thinking CPU time per play decision of the compiled and the Python search core, on the
     same positions, one after the other; prints the table; whether they decided alike."""
-    from game.players import jit, sim
+    from game.players import brain, jit, sim
     from game.players.brain import decide_play
 
     form, detail = jit.status()
@@ -261,16 +290,17 @@ def think_table(count: int, first: int = 0) -> bool:
     views = think_positions(count, first)
     times: dict[str, list[float]] = {"compiled": [], "python": []}
     differ = 0
+    budget = brain.CARD_BUDGET  # both forms on the same budget, so the same card
     for view in views:
         cards = []
         for name, core in (("compiled", fast), ("python", sim)):
             start = time.thread_time()
-            cards.append(decide_play(view, core))
+            cards.append(decide_play(view, core, budget=budget))
             times[name].append(time.thread_time() - start)
         differ += cards[0] != cards[1]
     print(
         f"search core: thinking CPU time per play decision, {len(views)} positions, both forms "
-        f"on each (today's budget, {detail})"
+        f"on each ({brain.CARD_BUDGET:,} simulated cards a decision, {detail})"
     )
     print(f"  {'':10} {'median':>10} {'p99':>10} {'mean':>10}")
     for name, values in times.items():
@@ -383,7 +413,27 @@ def main(argv: list[str] | None = None) -> int:
         "--only",
         action="append",
         choices=SHORT_NAMES,
-        help="run only this match-up (repeatable): duckers, random, ducker (3 ours vs 1), hunters",
+        help="run only this match-up (repeatable): duckers, random, ducker (3 ours vs 1), "
+        "hunters, todays (ours vs 3 of today's), today (3 ours vs 1 of today's)",
+    )
+    parser.add_argument(
+        "--ours",
+        choices=("new", "today"),
+        default="new",
+        help="who sits as ours: game.players (new, the default) or today's frozen players",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=1.0,
+        help="multiply the players' simulated cards per decision (and deal cap) by this",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a constant of game.players.brain for this run (repeatable), to try a change",
     )
     parser.add_argument(
         "--think",
@@ -409,6 +459,20 @@ def main(argv: list[str] | None = None) -> int:
     from game.players import jit
 
     jit.core()  # loaded once here, before the worker processes fork
+    today.jit.core()
+    tune(args.budget, args.set)
+    global OURS
+    seated = OURS
+    if args.ours == "today":
+        OURS = Kind("ours", today.choose_pass, today.choose_play)  # the workers fork after this
+    try:
+        return match_ups(args)
+    finally:
+        OURS = seated
+
+
+def match_ups(args: argparse.Namespace) -> int:
+    """Play and print the match-ups ``args`` ask for; 1 if a target is missed."""
     deals = max(1, math.ceil(args.hands / 4))
     indices = range(args.first, args.first + deals)
     only = tuple(sorted({SHORT_NAMES.index(name) for name in args.only or ()}))
@@ -421,13 +485,17 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
 
     print(f"{deals} deals x 4 seat rotations = {4 * deals} hands per match-up ({elapsed:.0f} s)")
-    print("points per hand, mean +- 95% CI over deals (a fair share is 6.5)")
+    print("points per hand, mean +- 95% CI over deals (a fair share is 6.5); differential: ours'")
+    print("mean minus the others', negative is better for ours")
+    if args.ours != "new" or args.budget != 1.0 or args.set:
+        print(f"ours: {args.ours}, budget x{args.budget:g}, set: {' '.join(args.set) or '-'}")
     failures = 0
     for k, matchup in enumerate(MATCHUPS):
         if only and k not in only:
             continue
         ours, ours_ci = mean_ci([r.points[k][0] for r in results])
         other, other_ci = mean_ci([r.points[k][1] for r in results])
+        diff, diff_ci = mean_ci([r.points[k][0] - r.points[k][1] for r in results])
         moons = [m for r in results for m in r.moons[k]]
         by_ours = sum(m == "ours" for m in moons) / len(moons)
         by_other = sum(m not in ("", "ours") for m in moons) / len(moons)
@@ -444,6 +512,14 @@ def main(argv: list[str] | None = None) -> int:
             f"{matchup.other.name} {other:5.2f} +- {other_ci:4.2f}   "
             f"moons: ours {by_ours:5.1%}, {matchup.other.name} {by_other:5.1%}   {verdict}"
         )
+        verdict = "no target"
+        if matchup.differential is not None:
+            ok = diff <= matchup.differential and diff + diff_ci < 0
+            failures += not ok
+            verdict = (
+                f"target <= {matchup.differential}, interval below 0: {'PASS' if ok else 'FAIL'}"
+            )
+        print(f"  {'':20} differential {diff:+6.2f} +- {diff_ci:4.2f} (paired)   {verdict}")
         if matchup.other is HUNTER:
             # per deal, the mean over its four rotations, so the interval is over deals too
             shot = [sum(m == HUNTER.name for m in r.moons[k]) / 4 for r in results]
@@ -479,7 +555,7 @@ def main(argv: list[str] | None = None) -> int:
             f"  choose_play wall-clock: median {statistics.median(walls) * 1000:.2f} ms, "
             f"p99 {percentile(walls, 99) * 1000:.2f} ms"
         )
-    if args.think:
+    if args.think and args.ours == "new":
         failures += not think_table(args.think, args.first)
     return 1 if failures else 0
 

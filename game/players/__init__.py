@@ -19,7 +19,7 @@ def choose_pass(game: Game, seat: int) -> list[str]:
     """Three cards from ``seat``'s hand to pass, during the passing phase."""
     if game.phase != "passing":
         raise ValueError("cards are not being passed now")
-    return [DECK[c].code for c in decide_pass(view_of(game, seat))]
+    return [DECK[c].code for c in decide_pass(view_of(game, seat), jit.core())]
 
 
 def choose_play(game: Game, seat: int) -> str:

@@ -8,6 +8,8 @@ same position gives the same card on any machine.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from game.engine import DECK, SplitMix64
 from game.engine.cards import RANKS
 from game.engine.rules import (
@@ -20,27 +22,37 @@ from game.engine.rules import (
     SUIT,
     cards_of,
     legal_mask,
+    mask_of,
     suit_of,
 )
 
-from .deals import DealSampler, Knowledge, knowledge_of
+from .deals import DealSampler, Knowledge, knowledge_of, others_plays, plays_of
 from .sim import AS, KS, high, moon_threat, pick, table_state
 from .view import View
 
 PLAY_STREAM = 0x91A7
-CARD_BUDGET = 12000  # simulated cards per decision, shared among deals and candidates
+CARD_BUDGET = 48000  # simulated cards per decision in compiled code, among deals and candidates
+PYTHON_BUDGET = 12000  # the same in the Python form, some 30 times slower (a smaller budget)
 MIN_DEALS = 6
-MAX_DEALS = 150
+CARDS_PER_DEAL = 80  # the deals searched are at most the budget over this (150 for 12,000)
 PRUNE_MARGIN = 2.5  # mean points by which a card must trail to be dropped after the first half
 MOON_STRENGTH = 1.4
 STOP_SHARE = 0.5  # of the imagined deals, the share in which the others fight our moon
 FALLBACK_EDGE = 0.5  # total points by which the heuristic's own card wins a near tie
 OTHERS_CREDIT = 0.05  # per point that goes to another seat instead of us
+HUNT_SHARE = 0.0  # if set: the share of deals in which the lone taker of the points shoots
+HUNT_PRIOR = 0.0  # odds that a lone taker of the points shoots, before its plays are read
+HUNT_RATIO = 3.0  # how much likelier a play makes a shooter if a shooter would make it
+READ_MISS = 1.0  # a deal's weight times this per play of another seat it does not explain
 MOON_RANK_FLOOR = RANKS.index("9")  # a ten weighs 1 towards a moon, an ace 5
 PASS_SIZE = 3
 QUEEN_GUARDS = 3  # low spades that keep the queen safe to hold
 QUEEN_GUARDS_PASSING_RIGHT = 2  # the seat on our right plays before us: the queen comes in view
 MINORS = (0, 1)  # clubs, diamonds: the suits worth voiding by a pass
+PASS_STREAM = 0x91A8
+PASS_DEALS = 0  # imagined deals of the other hands over which candidate passes are weighed
+PASS_POOL = 5  # the candidates: the rule's pass and every three of these most dangerous cards
+PASS_EDGE = 0.25  # mean points by which a candidate must beat the rule's pass to replace it
 
 # How much we want to be rid of a card when passing; the highest score goes first. A plain
 # card scores its rank (0 for a two, 12 for an ace), less LENGTH_RELIEF for each card of its
@@ -65,10 +77,17 @@ class Tally:
     cards = 0
 
 
-def decide_play(view: View, core, even: bool = False) -> int:
+def budget_of(core) -> int:
+    """The simulated cards a decision may spend in ``core``: ``CARD_BUDGET`` compiled, the
+    smaller ``PYTHON_BUDGET`` in the Python form (which ``/healthz?detail`` then states)."""
+    return CARD_BUDGET if getattr(core, "COMPILED", False) else PYTHON_BUDGET
+
+
+def decide_play(view: View, core, even: bool = False, budget: int | None = None) -> int:
     """The card to play, as an index; the view must be at this seat's turn. ``core`` is the form
     of ``game.players.sim`` the search runs in (``game.players.jit.core()``, the compiled one if
-    it loaded, or ``sim`` itself): both give the same card.
+    it loaded, or ``sim`` itself): both give the same card on the same ``budget`` of simulated
+    cards (by default ``budget_of(core)``, smaller in Python).
 
     ``even``: where others watch how long a decision takes (a network table), a card that
     needs no search (the only legal one, or the only one worth playing) is searched for
@@ -82,11 +101,12 @@ def decide_play(view: View, core, even: bool = False) -> int:
     broken = bool(know.gone & HEART_MASK)
     legal = legal_mask(know.hand, view.trick, first, broken)
     candidates = [high(legal)] if legal & (legal - 1) == 0 else distinct_cards(legal, know)
+    budget = budget or budget_of(core)
     if len(candidates) == 1:
         if even:
-            _search(view, know, cards_of(know.hand), first, broken, core, full=True)
+            _search(view, know, cards_of(know.hand), first, broken, core, budget, full=True)
         return candidates[0]
-    return _search(view, know, candidates, first, broken, core, full=even)
+    return _search(view, know, candidates, first, broken, core, budget, full=even)
 
 
 def distinct_cards(legal: int, know: Knowledge) -> list[int]:
@@ -112,6 +132,7 @@ def _search(
     first: bool,
     broken: bool,
     core,
+    budget: int,
     full: bool = False,
 ) -> int:
     Tally.searches += 1
@@ -147,16 +168,24 @@ def _search(
     held = core.buffer(pts)
     record = core.buffer([0] * 52)
     sums = core.reals(len(options))
+    hunter = suspect(know)
+    plays = others_plays(view) if READ_MISS < 1.0 else []
+    columns = [core.buffer(column) for column in zip(*plays, strict=True)] if plays else []
     alive = list(range(len(options)))
     seen = 0
-    budget = CARD_BUDGET
+    weight = 0.0
+    most = budget // CARDS_PER_DEAL
     for round_ in range(2):
         share = budget // 2 if round_ == 0 else budget
         deals = max(MIN_DEALS if round_ == 0 else 0, share // (len(alive) * remaining))
-        deals = min(deals, MAX_DEALS - seen)
+        deals = min(deals, most - seen)
         if deals > 0:
+            drawn = sampler.draw_many(rng, deals, core)
+            weights = core.buffer_reals([1.0] * deals)
+            if plays:
+                core.read_weights(drawn, deals, *columns, len(plays), READ_MISS, weights)
             core.search_round(
-                sampler.draw_many(rng, deals, core),
+                drawn,
                 deals,
                 seen,
                 STOP_SHARE,
@@ -175,14 +204,18 @@ def _search(
                 OTHERS_CREDIT,
                 sums,
                 record,
+                hunter,
+                moon_odds(core, view, drawn, deals, hunter),
+                weights,
             )
+            weight += sum(float(w) for w in weights[:deals])
         budget -= deals * len(alive) * remaining
         Tally.cards += deals * len(alive) * remaining
         seen += deals
         totals = [float(t) for t in sums]
-        if seen:
-            best_mean = min(totals[k] for k in alive) / seen
-            alive = [k for k in alive if totals[k] / seen <= best_mean + PRUNE_MARGIN]
+        if weight:
+            best_mean = min(totals[k] for k in alive) / weight
+            alive = [k for k in alive if totals[k] / weight <= best_mean + PRUNE_MARGIN]
         if (len(alive) == 1 and not full) or budget <= 0:
             break
     best_key = None
@@ -194,6 +227,39 @@ def _search(
             best_key = key
             best = card
     return best
+
+
+def suspect(know: Knowledge) -> int:
+    """Another seat that holds every point taken so far (-1 if none): the seat whose moon the
+    search imagines in some deals."""
+    total = sum(know.pts)
+    if not total:
+        return -1
+    for s in range(4):
+        if s != know.seat and know.pts[s] == total:
+            return s
+    return -1
+
+
+def moon_odds(core, view: View, drawn, deals: int, hunter: int):
+    """For each of the ``deals`` deals drawn, the chance that ``hunter`` is going for the moon:
+    read from its plays so far, as they look from the hand the deal gives it (``HUNT_PRIOR``
+    odds before any play, each play a shooter would make and a ducker would not multiplying them
+    by ``HUNT_RATIO``); or ``HUNT_SHARE`` in every deal when that is set."""
+    out = core.reals(max(deals, 1))
+    if hunter < 0 or not (HUNT_SHARE or HUNT_PRIOR):
+        return out
+    if HUNT_SHARE:
+        for i in range(deals):
+            out[i] = HUNT_SHARE
+        return out
+    plays = plays_of(view, hunter)
+    columns = list(zip(*plays, strict=True)) if plays else [[0]] * 8
+    core.shooter_odds(
+        drawn, deals, hunter, *(core.buffer(column) for column in columns), len(plays),
+        HUNT_PRIOR, HUNT_RATIO, out,
+    )  # fmt: skip
+    return out
 
 
 def moon_strength(hand: int) -> float:
@@ -220,7 +286,38 @@ def _shown_voids(know: Knowledge) -> int:
 # ---- passing ---------------------------------------------------------------------------------
 
 
-def decide_pass(view: View) -> list[int]:
+def decide_pass(view: View, core) -> list[int]:
+    """Three cards to pass: the rule's choice (``rule_pass``) unless another of a handful of
+    candidates (three of the cards the rule most wants rid of) does better by more than
+    ``PASS_EDGE`` over the same imagined deals of the other hands, played out in ``core``."""
+    rule = rule_pass(view)
+    if not PASS_DEALS:
+        return rule
+    hand = view.hand_mask
+    ranked = sorted(cards_of(hand), key=lambda c: -_danger(c, hand))[:PASS_POOL]
+    options = [mask_of(rule)]
+    for trio in combinations(sorted(ranked), PASS_SIZE):
+        m = mask_of(trio)
+        if m not in options:
+            options.append(m)
+    know = knowledge_of(view)
+    rng = SplitMix64.for_key(PASS_STREAM, view.number, view.hand_number, view.seat)
+    drawn = DealSampler(know).draw_many(rng, PASS_DEALS, core)
+    sums = core.reals(len(options))
+    core.pass_round(
+        drawn, PASS_DEALS, view.seat, (view.pass_target - view.seat) % 4,
+        core.buffer(options), len(options), STOP_SHARE, view.moon_off_shooter, OTHERS_CREDIT,
+        sums, core.buffer([0] * 52),
+    )  # fmt: skip
+    Tally.cards += PASS_DEALS * len(options) * 52
+    best = 0
+    for k in range(1, len(options)):
+        if float(sums[k]) < float(sums[best]) - (PASS_EDGE * PASS_DEALS if best == 0 else 0.0):
+            best = k
+    return sorted(cards_of(options[best]))
+
+
+def rule_pass(view: View) -> list[int]:
     """Three cards to pass: dangerous spades, a short suit to void, then the highest cards."""
     hand = view.hand_mask
     chosen: list[int] = []
@@ -265,21 +362,24 @@ def _most_dangerous(left: int, hand: int, view: View) -> int:
     best = -1
     best_score = -1e9
     for c in cards_of(left):
-        s, r = divmod(c, RANKS_PER_SUIT)
-        length = (hand & SUIT[s]).bit_count()
-        if s == SPADES:
-            if c == QS:
-                score = QUEEN_GUARDED if length >= LONG_SPADES else QUEEN_DANGER
-            elif c > QS:
-                safe = hand & QS_BIT or length >= LONG_SPADES
-                score = HIGH_SPADE_SAFE if safe else HIGH_SPADE_DANGER
-            else:
-                score = r - LOW_SPADE_KEEP
-        elif s == HEARTS:
-            score = r + HEART_EXTRA
-        else:
-            score = r - LENGTH_RELIEF * length
+        score = _danger(c, hand)
         if score > best_score:
             best_score = score
             best = c
     return best
+
+
+def _danger(c: int, hand: int) -> float:
+    """How much we want to be rid of card ``c`` of ``hand`` (see QUEEN_DANGER and the rest)."""
+    s, r = divmod(c, RANKS_PER_SUIT)
+    length = (hand & SUIT[s]).bit_count()
+    if s == SPADES:
+        if c == QS:
+            return QUEEN_GUARDED if length >= LONG_SPADES else QUEEN_DANGER
+        if c > QS:
+            safe = hand & QS_BIT or length >= LONG_SPADES
+            return HIGH_SPADE_SAFE if safe else HIGH_SPADE_DANGER
+        return r - LOW_SPADE_KEEP
+    if s == HEARTS:
+        return r + HEART_EXTRA
+    return r - LENGTH_RELIEF * length

@@ -89,6 +89,36 @@ def knowledge_of(view: View) -> Knowledge:
     )
 
 
+def others_plays(view: View) -> list[tuple[int, ...]]:
+    """Every card the other seats have played in this hand: (seat, then ``plays_of``'s)."""
+    return [(s, *play) for s in range(4) if s != view.seat for play in plays_of(view, s)]
+
+
+def plays_of(view: View, seat: int) -> list[tuple[int, int, int, int, bool, bool, int, int]]:
+    """Every card ``seat`` has played in this hand, with what the table showed when it did:
+    (card, its place in the trick, the card winning before it or -1, the points on the table,
+    first trick, hearts broken before the trick, cards of the tricks before, the cards the seat
+    played from then on, this one included)."""
+    out = []
+    plays = [(leader, cards) for leader, cards in view.tricks]
+    if view.trick_leader is not None and view.trick:
+        plays.append((view.trick_leader, view.trick))
+    gone = 0
+    for index, (leader, cards) in enumerate(plays):
+        for i, card in enumerate(cards):
+            if (leader + i) % 4 == seat:
+                win = cards[rules.winning_position(cards[:i])] if i else -1
+                before = rules.trick_points(cards[:i]) if i else 0
+                out.append([card, i, win, before, index == 0, bool(gone & HEART_MASK), gone, 0])
+        if len(cards) == 4:
+            gone |= rules.mask_of(cards)
+    held = 0
+    for entry in reversed(out):
+        held |= 1 << entry[0]
+        entry[7] = held
+    return [tuple(entry) for entry in out]  # type: ignore[misc]
+
+
 # each card's place in the order a ducker leads and discards by (sim.RANK_ORDER)
 RANK_KEY = tuple(RANK_ORDER.index(c) for c in range(52))
 _BELOW_KEY = tuple(sum(1 << d for d in range(52) if RANK_KEY[d] < RANK_KEY[c]) for c in range(52))

@@ -25,7 +25,7 @@ from types import ModuleType
 
 from game.engine import DECK, Game
 
-from . import sim
+from . import brain, sim
 from .brain import decide_play
 from .hot import COMPILED_NAME
 from .view import view_of
@@ -98,7 +98,7 @@ def _choose() -> None:
     started = time.perf_counter()
     if os.environ.get(DISABLE_ENV) == "1":
         module, status = sim, "python"
-        detail = f"players think in Python ({DISABLE_ENV}=1)"
+        detail = f"players think in Python ({DISABLE_ENV}=1), {_smaller()}"
         log.warning("computer players: %s", detail)
     else:
         try:
@@ -106,8 +106,8 @@ def _choose() -> None:
         except Exception as error:  # numba missing, or failing on this machine
             module, status = sim, "python"
             detail = (
-                f"players think in Python, some 30 times slower: the compiled search core "
-                f"did not load ({type(error).__name__}: {error})"
+                f"players think in Python, some 30 times slower, {_smaller()}: the compiled "
+                f"search core did not load ({type(error).__name__}: {error})"
             )
             log.error("computer players: %s", detail)
         else:
@@ -118,6 +118,13 @@ def _choose() -> None:
     _state.update(core=module, status=status, detail=detail)
 
 
+def _smaller() -> str:
+    return (
+        f"on a smaller budget ({brain.PYTHON_BUDGET:,} simulated cards a decision, "
+        f"against {brain.CARD_BUDGET:,} compiled)"
+    )
+
+
 def status() -> tuple[str, str]:
     """("compiled" or "python", a sentence for people), loading the core if not yet done."""
     core()
@@ -125,5 +132,8 @@ def status() -> tuple[str, str]:
 
 
 def loaded_status() -> str:
-    """The players' form, "compiled" or "python" ("not loaded yet" before), loading nothing."""
+    """The players' form, "compiled" or "python, on a smaller budget (...)" ("not loaded yet"
+    before), loading nothing."""
+    if _state["status"] == "python":
+        return f"python, {_smaller()}"
     return str(_state["status"] or "not loaded yet")

@@ -18,23 +18,25 @@ from game.engine.rules import HEART_MASK, MOON, legal_mask, suit_of
 
 from . import choose_pass, choose_play, jit
 from .brain import (
-    CARD_BUDGET,
-    MAX_DEALS,
     MOON_STRENGTH,
     STOP_SHARE,
     decide_pass,
     distinct_cards,
+    moon_odds,
     moon_strength,
+    rule_pass,
+    suspect,
 )
 from .deals import DealSampler, knowledge_of
 from .view import View
 
 PLAY_STREAM = 0x2E71  # the review's own generators, apart from the players' in play
 PASS_STREAM = 0x2E72
-BUDGET_TIMES = 16  # the review searches with this many times the simulated cards of play
-REVIEW_BUDGET = CARD_BUDGET * BUDGET_TIMES
+BUDGET_TIMES = 16  # the review searches with this many times the simulated cards of play, as
+# the players spent them before issue 32 (a whole hand's review keeps within a second of CPU)
+REVIEW_BUDGET = 12000 * BUDGET_TIMES  # sixteen times the players' budget before issue 32
 MIN_DEALS = 128
-MAX_REVIEW_DEALS = MAX_DEALS * BUDGET_TIMES
+MAX_REVIEW_DEALS = 150 * BUDGET_TIMES
 PASS_DEALS = 240  # imagined deals of the other 39 cards for weighing a pass
 MOON_DEALS = 96  # of a play's deals, those replayed to count the moons made
 
@@ -81,6 +83,7 @@ def appraise(view: View, core=None) -> Appraisal | None:
     deals = min(max(deals, MIN_DEALS), MAX_REVIEW_DEALS)
     rng = SplitMix64.for_key(PLAY_STREAM, view.number, view.hand_number, view.cards_played, me)
     drawn = DealSampler(know).draw_many(rng, deals, core)
+    hunter = suspect(know)
     leader = view.trick_leader if view.trick_leader is not None else me
     sums = core.reals(len(options))
     core.search_round(
@@ -103,6 +106,9 @@ def appraise(view: View, core=None) -> Appraisal | None:
         0.0,  # the seat's own points only: what a person is told it cost
         sums,
         core.buffer([0] * 52),
+        hunter,
+        moon_odds(core, view, drawn, deals, hunter),
+        core.buffer_reals([1.0] * deals),
     )
     values: dict[int, float] = {}
     moon_value: dict[int, float] = {}
@@ -141,6 +147,7 @@ def _moon_share(core, drawn, deals: int, view: View, leader: int, pts, know, car
             me,
             me,
             stop,
+            -1,
             record,
         )
         made += int(after[me]) == MOON
@@ -158,7 +165,7 @@ def appraise_pass(view: View, passed: Sequence[int], core=None) -> tuple[float, 
     duckers). Negative when the seat's pass did better than the hint's."""
     core = core or jit.core()
     me = view.seat
-    hint = decide_pass(view)
+    hint = decide_pass(view, core)
     if sorted(passed) == sorted(hint):
         return 0.0, hint
     own = set(view.hand)
@@ -177,7 +184,7 @@ def appraise_pass(view: View, passed: Sequence[int], core=None) -> tuple[float, 
             seen = dataclasses.replace(
                 view, seat=s, hand=tuple(sorted(hands[s])), pass_target=target[s]
             )
-            given[s] = decide_pass(seen)
+            given[s] = rule_pass(seen)
         stop = (d * STOP_SHARE) % 1.0 < STOP_SHARE
         for j, mine in enumerate((passed, hint)):
             given[me] = list(mine)
@@ -199,6 +206,7 @@ def appraise_pass(view: View, passed: Sequence[int], core=None) -> tuple[float, 
                 -1,
                 me,
                 stop,
+                -1,
                 record,
             )
             score = rules.hand_score([int(p) for p in after], view.moon_off_shooter)

@@ -75,6 +75,7 @@ MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
 DRAW_TRIES = 20  # greedy deals tried before the matching unties a knot
 NO_DEAL = -1
+GOLDEN_SHARE = 0.6180339887498949  # steps of a low-discrepancy sequence on [0, 1)
 
 
 def buffer(values) -> list[int]:
@@ -96,6 +97,13 @@ def reals(n: int) -> list[float]:
     if COMPILED:
         return np.zeros(n, dtype=np.float64)
     return [0.0] * n
+
+
+def buffer_reals(values) -> list[float]:
+    """Floats in the container this form's hot code takes: a list, or a float64 array."""
+    if COMPILED:
+        return np.array(values, dtype=np.float64)
+    return [float(v) for v in values]
 
 
 def seed(state: int):
@@ -349,7 +357,7 @@ def _lead_to_win(legal, hand, gone):
 
 
 @hot
-def play_out(hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, record):
+def play_out(hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, hunter, record):
     """``playout`` on this form's containers: ``trick`` holds ``n`` cards (room for four), the
     cards played go to ``record`` (room for 52); ``hands`` is changed in place."""
     pts = pts.copy()
@@ -383,9 +391,24 @@ def play_out(hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, r
                     for x in range(4):
                         if not h & SUIT[x]:
                             voids |= 1 << x
+        if hunter >= 0 and total:
+            if pts[hunter] != total:
+                hunter = -1  # someone else took a point: the imagined moon is off
+            else:
+                threat = hunter  # every seat sees the imagined shooter's moon coming
         while n < 4:
             seat = (leader + n) % 4
-            if me >= 0 and seat != me and not (stop and threat == me):
+            if seat == hunter and seat != me:
+                c = pick(
+                    hands[seat], n, win, tpts, first, broken, gone, True, -1, 0, voids
+                )  # fmt: skip
+            elif me >= 0 and seat != me and hunter >= 0 and total:
+                # the others fight the imagined shooter once it holds every point so far
+                c = pick(
+                    hands[seat], n, win, tpts, first, broken, gone, False, hunter,
+                    (leader + win_i) % 4, voids,
+                )  # fmt: skip
+            elif me >= 0 and seat != me and not (stop and threat == me):
                 c = duck_pick(hands[seat], n, win, first, broken)
             else:
                 c = pick(
@@ -437,6 +460,7 @@ def playout(
     me: int = -1,
     stop: bool = False,
     record: list[int] | None = None,
+    hunter: int = -1,
 ) -> list[int]:
     """Play the hand out with ``pick`` for every seat; returns points taken (before moon).
 
@@ -447,13 +471,17 @@ def playout(
     playing them as eager as ourselves. With ``stop`` they turn on us once we hold every point
     so far (a moon threat) and play to take one, as real opponents who see a moon coming do.
     ``record``, if given, receives every card played, so that a test can replay them in ``Game``.
+    ``hunter`` is another seat imagined going for the moon: it plays ``pick`` as a shooter for as
+    long as nobody else has a point, and the seats other than ``me`` play ``pick`` against it
+    once it holds every point so far (from the start when it is given).
     """
     held = buffer(hands)
     table = buffer([*trick, 0, 0, 0, 0][:4])
     cards = buffer([0] * 52)
     after = play_out(
-        held, leader, table, len(trick), buffer(pts), gone, ntricks, plan_seat, me, stop, cards
-    )
+        held, leader, table, len(trick), buffer(pts), gone, ntricks, plan_seat, me, stop, hunter,
+        cards,
+    )  # fmt: skip
     for s in range(4):
         hands[s] = int(held[s])
     if record is not None:
@@ -487,14 +515,20 @@ def utility(pts, me, moon_off_shooter, credit):
 @hot
 def search_round(
     deals, ndeals, seen, stop_share, me, leader, trick, n, pts, gone, ntricks,
-    cards, plans, alive, nalive, moon_off_shooter, credit, totals, record,
+    cards, plans, alive, nalive, moon_off_shooter, credit, totals, record, hunter, odds, weights,
 ):  # fmt: skip
     """Every candidate ``alive[:nalive]`` (card ``cards[k]``, moon plan ``plans[k]``) played in
     each of ``deals[:ndeals]`` and finished by ``play_out``; adds each one's utility to
     ``totals[k]``. ``seen`` deals came before: they fix which deals have the others fight a moon.
+    ``hunter`` (-1 for none) goes for the moon in deal ``i`` with the chance ``odds[i]``: in the
+    deals picked by a low-discrepancy sequence, so that the share is kept without a generator.
+    Deal ``i`` counts ``weights[i]`` times (how well it explains the play seen).
     """
     for i in range(ndeals):
         stop = ((seen + i) * stop_share) % 1.0 < stop_share
+        shooter = -1
+        if hunter >= 0 and ((seen + i) * GOLDEN_SHARE) % 1.0 < odds[i]:
+            shooter = hunter
         for a in range(nalive):
             k = alive[a]
             card = cards[k]
@@ -502,9 +536,110 @@ def search_round(
             trial[me] ^= 1 << card
             trick[n] = card
             after = play_out(
-                trial, leader, trick, n + 1, pts, gone, ntricks, plans[k], me, stop, record
-            )
+                trial, leader, trick, n + 1, pts, gone, ntricks, plans[k], me, stop, shooter,
+                record,
+            )  # fmt: skip
+            totals[k] += weights[i] * utility(after, me, moon_off_shooter, credit)
+
+
+@hot
+def duck_pass(hand):
+    """The three highest cards by rank (the higher suit on a tie): how the search imagines the
+    other seats pass."""
+    out = 0
+    taken = 0
+    for i in range(len(RANK_ORDER) - 1, -1, -1):
+        c = RANK_ORDER[i]
+        if hand >> c & 1:
+            out |= 1 << c
+            taken += 1
+            if taken == 3:
+                break
+    return out
+
+
+@hot
+def pass_round(
+    deals, ndeals, me, offset, passes, npasses, stop_share, moon_off_shooter, credit, totals,
+    record,
+):  # fmt: skip
+    """Every candidate pass ``passes[:npasses]`` (a mask of three of ``me``'s cards) tried in each
+    of ``deals[:ndeals]`` (the hands as dealt): the others pass ``duck_pass``, each seat to the
+    seat ``offset`` on, and the hand is played out by ``play_out`` from its first lead; adds the
+    utility to ``totals[k]``."""
+    hands = deals[0].copy()
+    given = deals[0].copy()
+    pts = deals[0].copy()
+    trick = deals[0].copy()
+    for i in range(ndeals):
+        stop = (i * stop_share) % 1.0 < stop_share
+        for s in range(4):
+            given[s] = duck_pass(deals[i][s])
+        for k in range(npasses):
+            given[me] = passes[k]
+            for s in range(4):
+                hands[s] = deals[i][s] & ~given[s]
+            for s in range(4):
+                hands[(s + offset) % 4] |= given[s]
+            leader = 0
+            for s in range(4):
+                pts[s] = 0
+                trick[s] = 0
+                if hands[s] & 1:
+                    leader = s
+            after = play_out(hands, leader, trick, 0, pts, 0, 0, -1, me, stop, -1, record)
             totals[k] += utility(after, me, moon_off_shooter, credit)
+
+
+@hot
+def read_weights(
+    deals, ndeals, seats, cards, ns, wins, tpts, firsts, brokens, gones, held, nplays, miss, out,
+):  # fmt: skip
+    """For each of ``deals[:ndeals]``, how well it explains the others' plays so far: play ``k``
+    was card ``cards[k]`` of seat ``seats[k]`` (as in ``shooter_odds``); a card that neither a
+    careful ducker (``duck_pick``) nor our own rules of thumb (``pick``) would have played from
+    the hand the deal gives the seat multiplies the deal's weight by ``miss``."""
+    for i in range(ndeals):
+        w = 1.0
+        for k in range(nplays):
+            h = deals[i][seats[k]] | held[k]
+            first = firsts[k] != 0
+            broken = brokens[k] != 0
+            c = cards[k]
+            ducked = c == duck_pick(h, ns[k], wins[k], first, broken)
+            if not ducked and c != pick(
+                h, ns[k], wins[k], tpts[k], first, broken, gones[k], False, -1, 0, 0
+            ):
+                w *= miss
+        out[i] = w
+
+
+@hot
+def shooter_odds(
+    deals, ndeals, seat, cards, ns, wins, tpts, firsts, brokens, gones, held, nplays, prior, ratio,
+    out,
+):  # fmt: skip
+    """For each of ``deals[:ndeals]``, the chance that ``seat`` is going for the moon, read from
+    its ``nplays`` plays so far: play ``k`` was card ``cards[k]``, the ``ns[k]``-th of its trick,
+    with ``wins[k]`` winning and ``tpts[k]`` points on the table, from the hand the deal gives
+    the seat plus ``held[k]`` (the cards it has played since, this one included). A play that a
+    shooter (``pick`` going for every trick) would make and a careful ducker would not
+    multiplies the odds ``prior`` by ``ratio``; the other way round divides them."""
+    for i in range(ndeals):
+        hand = deals[i][seat]
+        odds = prior
+        for k in range(nplays):
+            h = hand | held[k]
+            first = firsts[k] != 0
+            broken = brokens[k] != 0
+            d = duck_pick(h, ns[k], wins[k], first, broken)
+            s = pick(h, ns[k], wins[k], tpts[k], first, broken, gones[k], True, -1, 0, 0)
+            if d != s:
+                if cards[k] == s:
+                    odds *= ratio
+                elif cards[k] == d:
+                    odds /= ratio
+        out[i] = odds / (1.0 + odds)
 
 
 @hot

@@ -11,9 +11,9 @@ import sys
 import numpy as np
 import pytest
 
-from game.engine import SplitMix64
+from game.engine import Game, SplitMix64
 from game.engine.rules import mask_of
-from game.players import jit, sim, view_of
+from game.players import brain, jit, sim, view_of
 from game.players.brain import decide_play
 from game.players.deals import DealSampler, knowledge_of
 from tests.support import REPO
@@ -105,8 +105,9 @@ def test_playouts_agree_card_for_card(fast):
         )
         slow_cards: list[int] = []
         fast_cards: list[int] = []
-        slow = sim.playout(hands[:], *args, slow_cards)
-        quick = fast.playout(hands[:], *args, fast_cards)
+        hunter = rng.below(5) - 1  # a seat imagined going for the moon, or -1 for none
+        slow = sim.playout(hands[:], *args, slow_cards, hunter)
+        quick = fast.playout(hands[:], *args, fast_cards, hunter)
         assert quick == slow
         assert fast_cards == slow_cards
 
@@ -142,9 +143,33 @@ def test_the_draw_keeps_the_engines_random_numbers(fast):
 
 
 def test_the_search_decides_alike_in_both_forms(fast):
-    for game, _ in positions(25, 0x5EA):
+    # on the same budget: the Python form's own (smaller), and on a few the compiled one's
+    for k, (game, _) in enumerate(positions(25, 0x5EA)):
         view = view_of(game, game.turn)
-        assert decide_play(view, fast) == decide_play(view, sim)
+        budget = brain.CARD_BUDGET if k % 8 == 0 else brain.PYTHON_BUDGET
+        assert decide_play(view, fast, budget=budget) == decide_play(view, sim, budget=budget)
+
+
+def test_the_search_switched_off_parts_decide_alike_in_both_forms(fast, monkeypatch):
+    # the play reading, the imagined shooter and the searched pass are off by default (the
+    # bench found no gain); on, they too must choose the same cards compiled and in Python
+    monkeypatch.setattr(brain, "READ_MISS", 0.5)
+    monkeypatch.setattr(brain, "HUNT_PRIOR", 0.3)
+    monkeypatch.setattr(brain, "PASS_DEALS", 24)
+    budget = brain.PYTHON_BUDGET
+    for game, _ in positions(12, 0x5EB):
+        view = view_of(game, game.turn)
+        assert decide_play(view, fast, budget=budget) == decide_play(view, sim, budget=budget)
+    for number in range(1, 5):
+        game = Game.new(number)
+        for seat in range(4):
+            view = view_of(game, seat)
+            assert brain.decide_pass(view, fast) == brain.decide_pass(view, sim)
+
+
+def test_the_python_form_thinks_on_its_own_budget(fast):
+    assert brain.budget_of(fast) == brain.CARD_BUDGET
+    assert brain.budget_of(sim) == brain.PYTHON_BUDGET <= brain.CARD_BUDGET
 
 
 def test_healthz_detail_says_the_players_are_compiled(client, fast):
@@ -197,7 +222,7 @@ def test_without_numba_the_site_plays_in_python_and_says_so_once():
     )
     out = done.stdout + done.stderr
     assert done.returncode == 0, out
-    assert "HEALTH ok | players: python" in out
+    assert "HEALTH ok | players: python, on a smaller budget (" in out
     assert "PLAYED 2" in out
     assert "STATUS python" in out
     warnings = [line for line in out.splitlines() if "did not load" in line]

@@ -9,7 +9,7 @@ from tests.support.golden_moves import decisions_hash
 
 # Games 1 (standard moon rule) and 2 ("26 off the shooter") with four computer players, and
 # games 1001 and 1002 with a scripted person in seat 0, each played to its end.
-GOLDEN = "5ab358198ee2061a9b6639c3546fb6ab60020489ccabdb344b0850a1f6077878"
+GOLDEN = "0d094c3ab05bde3fd701a7a35d965a9e7cca13c810ee43dfa7fc0601766bccc8"
 
 
 def test_the_players_decide_as_they_always_have():

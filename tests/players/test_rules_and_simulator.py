@@ -75,6 +75,7 @@ def test_the_search_and_the_engine_agree_over_random_positions(moon_off_shooter)
             me,
             rng.below(2) == 1,
             cards,
+            rng.below(5) - 1,  # a seat imagined going for the moon, or -1 for none
         )
         replay = game.copy()
         for card in cards:

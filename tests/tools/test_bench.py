@@ -102,3 +102,15 @@ def test_the_bench_times_both_forms_of_the_search_core_on_the_same_positions(cap
     for row in ("compiled", "python", "ratio"):
         assert f"\n  {row} " in out
     assert "same card in every position: 4/4" in out
+
+
+def test_todays_players_against_themselves_differ_by_nothing(capsys):
+    # duplicate deals: each seat of a deal is played by the same players in turn, so seating
+    # today's players as ours against today's makes every hand's differential exactly zero
+    from tools.bench import main
+
+    main(["--hands", "8", "--only", "todays", "--workers", "1", "--think", "0", "--ours", "today"])
+    out = capsys.readouterr().out
+    assert "ours vs 3 today's" in out
+    assert "differential  +0.00 +- 0.00 (paired)" in out
+    assert "ours vs 3 duckers" not in out
