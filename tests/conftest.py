@@ -73,3 +73,15 @@ def browser(live_server, launch_browser):
     browser = launch_browser()
     yield browser
     browser.close()
+
+
+@pytest.fixture(scope="module")
+def static_root(tmp_path_factory):
+    """The static files collected once for a module's production-like servers."""
+    from tests.support.production import production_env, run
+
+    root = tmp_path_factory.mktemp("static")
+    env = production_env(DJANGO_STATIC_ROOT=str(root))
+    result = run(["-m", "django", "collectstatic", "--noinput", "-v", "0"], env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return root

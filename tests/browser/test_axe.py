@@ -4,14 +4,13 @@ and injected into a context that bypasses the page's CSP, which would rightly bl
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.browser import (
     CARDS,
     STATUS,
+    Axe,
     act,
     keys,
     open_at,
@@ -22,36 +21,7 @@ from tests.support.browser import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core-4.14.1.min.js"
 SIZES = {"desktop": (1280, 800), "phone": (375, 667)}
-
-# Rules we do not hold the page to, each with its reason. Empty: the page passes them all.
-EXCEPTIONS: dict[str, str] = {}
-
-RUN = """async () => {
-  const result = await axe.run(document, { resultTypes: ["violations"] });
-  return result.violations.map((v) => ({
-    id: v.id,
-    help: v.help,
-    nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
-  }));
-}"""
-
-
-class Axe:
-    def __init__(self, page: Page):
-        self.page = page
-        self.found: list[str] = []
-        self.places: list[str] = []
-
-    def check(self, where: str) -> None:
-        if not self.page.evaluate("!!window.axe"):
-            self.page.add_script_tag(path=str(AXE))
-        self.places.append(where)
-        for violation in self.page.evaluate(RUN):
-            if violation["id"] not in EXCEPTIONS:
-                found = f"{violation['id']} ({violation['help']}) at {violation['nodes']}"
-                self.found.append(f"{where}: {found}")
 
 
 def close(page: Page, dialog_id: str) -> None:

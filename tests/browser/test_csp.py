@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_table import LIT, STATUS, act, click_button, give_name, pass_three
+from tests.support.browser import LIT, STATUS, act, arrive, click_button, pass_by_mouse
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -45,8 +45,8 @@ def test_playing_a_hand_raises_no_csp_violation_and_stays_on_the_origin(page: Pa
     response = page.goto(live_server.url)
     policy = response.headers["content-security-policy"]
     assert "default-src 'none'" in policy and "script-src 'self'" in policy
-    give_name(page, live_server.url)  # a reload, then the name prompt's form by htmx
-    pass_three(page)
+    arrive(page, live_server.url)  # a reload, then the name prompt's form by htmx
+    pass_by_mouse(page)
     expect(page.locator(STATUS)).to_have_text("Select a card to play.")
     for _ in range(13):
         act(page, page.locator(LIT).first)

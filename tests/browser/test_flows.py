@@ -12,11 +12,13 @@ from tests.support.browser import (
     CARDS,
     LIT,
     STATUS,
+    STRIP_SIZES,
     TITLE,
     act,
     after,
     keys,
     open_at,
+    pass_by_mouse,
     played_until,
     seq,
     start,
@@ -31,18 +33,8 @@ DIMMED = '#table .hand .card[aria-disabled="true"]'
 OLD_TRICK = "#table .center .played.gather, #table .center .played.arrive"
 
 
-def pass_last_three(page: Page) -> None:
-    """Game 617: pick the three hearts by clicking, Pass, then OK: you keep the two of clubs."""
-    for i in (10, 11, 12):
-        act(page, page.locator(CARDS).nth(i))
-    act(page, page.locator("#pass-button"))
-    expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
-    act(page, page.get_by_role("button", name="OK", exact=True))
-    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
-
-
 def play_two_of_clubs(page: Page) -> None:
-    """Game 617 after pass_last_three: Michele takes the first trick and leads a spade."""
+    """Game 617 after passing the three hearts: Michele takes the first trick and leads a spade."""
     page.locator(f'{CARDS}[value="2C"]').focus()
     keys(page, "Enter")
     expect(page.locator(STATUS)).to_have_text("Select a card to play.")
@@ -77,7 +69,7 @@ def test_enter_passes_the_three_cards_picked_by_click_or_by_space(page: Page, li
 
 def test_a_refusal_a_hint_or_a_reload_does_not_play_the_last_trick_again(page: Page, live_server):
     start(page, live_server.url)
-    pass_last_three(page)
+    pass_by_mouse(page, (10, 11, 12))  # the three hearts
     play_two_of_clubs(page)
     expect(page.locator("#table .center .played.gather")).to_have_count(4)  # shown once
     still_hand(page)
@@ -150,7 +142,7 @@ def test_your_hand_lights_only_when_the_computers_have_played(fresh_context, liv
     page = context.new_page()
     start(page, live_server.url)
     page.add_style_tag(content="body { --tick: 30s !important; }")  # a very slow table
-    pass_last_three(page)
+    pass_by_mouse(page, (10, 11, 12))  # the three hearts
     play_two_of_clubs(page)
     expect(page.locator("#status .status-wait").first).to_be_attached()
     hand = page.locator("#table .hand")
@@ -176,7 +168,7 @@ def test_your_hand_lights_only_when_the_computers_have_played(fresh_context, liv
 
 def test_your_card_leaves_your_hand_before_the_server_answers(page: Page, live_server):
     start(page, live_server.url)
-    pass_last_three(page)
+    pass_by_mouse(page, (10, 11, 12))  # the three hearts
     held = []
     page.route("**/play", lambda route: held.append(route))
     page.locator(f'{CARDS}[value="2C"]').focus()
@@ -231,12 +223,9 @@ def test_f2_asks_before_abandoning_a_game_in_progress(page: Page, live_server):
 def test_the_hand_stays_put_when_the_pass_button_goes(page: Page, live_server):
     start(page, live_server.url)
     y = page.locator("#table .hand").bounding_box()["y"]
-    pass_last_three(page)
+    pass_by_mouse(page, (10, 11, 12))  # the three hearts
     assert page.locator("#pass-button").count() == 0
     assert page.locator("#table .hand").bounding_box()["y"] == y
-
-
-STRIP_SIZES = [(320, 568), (375, 667), (667, 375), (1024, 768), (1280, 800), (1920, 1080)]
 
 
 @pytest.mark.parametrize("size", STRIP_SIZES)
@@ -245,7 +234,7 @@ def test_cards_scale_with_the_window_and_show_24_px_each(fresh_context, live_ser
     context = fresh_context(viewport={"width": width, "height": height})
     page = context.new_page()
     start(page, live_server.url)
-    pass_last_three(page)
+    pass_by_mouse(page, (10, 11, 12))  # the three hearts
     boxes = [page.locator(CARDS).nth(i).bounding_box() for i in range(13)]
     strips = [b["x"] - a["x"] for a, b in zip(boxes, boxes[1:], strict=False) if b["y"] == a["y"]]
     assert len(strips) >= 11 and min(strips) >= 24, strips

@@ -22,6 +22,7 @@ from tests.support.browser import (
     act,
     keys,
     pass_by_keyboard,
+    pass_by_mouse,
     seq,
     start,
     wait_modal,
@@ -60,19 +61,11 @@ def expect_modal_last_trick(page: Page, sentence: str) -> None:
     expect(shown.locator("#last-trick-sentence")).to_have_text(sentence)
 
 
-def heard(page: Page) -> str:
+def described(page: Page) -> str:
     """The dialog's description, the sentence a screen reader speaks when it opens."""
     return last_trick(page).evaluate(
         "d => document.getElementById(d.getAttribute('aria-describedby')).textContent"
     )
-
-
-def pass_by_mouse(page: Page) -> None:
-    for i in range(3):
-        act(page, page.locator(CARDS).nth(i))
-    act(page, page.get_by_role("button", name="Pass Left"))
-    act(page, page.get_by_role("button", name="OK"))
-    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
 
 
 def play_by_mouse(page: Page, times: int) -> None:
@@ -119,7 +112,7 @@ def test_last_trick_by_mouse_from_the_game_menu_and_the_winners_pile(page: Page,
     expect(shown.locator(".seen.won")).to_have_count(1)
     expect(shown.locator(".seen.won .seen-card")).to_have_class("seen-card face-8C")
     expect(shown.locator(".seen.won .seen-name")).to_have_text("You: took it")
-    print(f"\nscreen reader hears: {heard(page)}")
+    print(f"\nscreen reader hears: {described(page)}")
     shown.locator(".last-trick").click()  # a click anywhere puts it away
     expect(last_trick(page)).to_have_count(0)
 
@@ -143,7 +136,7 @@ def test_last_trick_by_keyboard_l_shows_it_l_or_esc_puts_it_away(page: Page, liv
     card = page.evaluate("document.activeElement.value")
     page.keyboard.press("l")
     expect_modal_last_trick(page, FOURTH)
-    print(f"\nscreen reader hears: {heard(page)}")
+    print(f"\nscreen reader hears: {described(page)}")
     expect(last_trick(page).locator(".seen.won.seen-left .seen-card")).to_have_class(
         "seen-card face-JH"
     )

@@ -11,9 +11,7 @@ from django.conf import settings
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 from playwright.sync_api import Page, expect
 
-from game import players
 from game.solo import actions
-from game.web.player import PlayerState
 from game.web.session import save
 from game.web.table import result_sentence, seat_names
 from tests.support.browser import (
@@ -25,6 +23,7 @@ from tests.support.browser import (
     dialog,
     expect_modal,
     keys,
+    one_card_from_the_end,
     pass_by_keyboard,
     seq,
     start,
@@ -341,41 +340,6 @@ def test_options_survive_a_reload_and_cancel_changes_nothing(page: Page, live_se
 
 
 # -- statistics after a finished game ------------------------------------------------------------
-
-
-def one_card_from_the_end(number: int) -> PlayerState:
-    """Game ``number`` played by the computer's choices for you, up to your very last card."""
-
-    def step(state: PlayerState, clock: actions.Clock) -> str:
-        game = state.game
-        if game.phase == "hand_over":
-            actions.next_hand(state, clock)
-            return "next"
-        if game.phase == "passing" and not state.awaiting_ok:
-            state.selected = players.choose_pass(game, 0)
-            actions.pass_selected(state, clock)
-            return "pass"
-        if state.awaiting_ok:
-            actions.accept(state, clock)
-            return "accept"
-        actions.play(state, players.choose_play(game, 0), clock)
-        return "play"
-
-    def fresh() -> PlayerState:
-        state = PlayerState()
-        state.options.name = "Ada"
-        actions.start_game(state, number, actions.Clock())
-        return state
-
-    state, count = fresh(), 0
-    while state.game.phase != "game_over":
-        last = step(state, actions.Clock())
-        count += 1
-    assert last == "play"
-    state = fresh()
-    for _ in range(count - 1):
-        step(state, actions.Clock())
-    return state
 
 
 def test_statistics_after_a_finished_game(page: Page, live_server):

@@ -13,8 +13,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from game.models import Table
 from game.network.state import TableState
-from tests.browser.test_flows import STRIP_SIZES
-from tests.support.browser import CARDS, STATUS, visible_strips, walk_focus_across_hand
+from tests.support.browser import CARDS, STATUS, STRIP_SIZES, visible_strips, walk_focus_across_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,19 +9,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from game.models import Table
 from game.network import state as tables
-from game.network.state import TableState
-from tests.browser.test_axe import Axe
-from tests.support.browser import STATUS
+from tests.support.browser import STATUS, Axe
+from tests.support.network import table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CARDS = "#table .hand .card"
-
-
-def state_of(code: str) -> TableState:
-    return TableState.from_json(Table.objects.get(code=code).state)
 
 
 def sit(fresh_context, base: str, name: str, link: str = "") -> Page:
@@ -64,7 +58,9 @@ def computers_lead(number: int) -> bool:
 THE_GAME = next(number for number in range(1, 200) if computers_lead(number))
 
 
-def pass_three(page: Page) -> list[str]:
+def pass_at_the_table(page: Page) -> list[str]:
+    """Click the first three cards and Pass (a network table: the others may still choose);
+    the cards passed."""
     chosen = []
     for _ in range(3):
         card = page.locator(f"{CARDS}:not(.raised)").first
@@ -124,17 +120,17 @@ def test_passed_cards_leave_the_hand_and_received_cards_ask_for_ok_as_in_solo(
     expect(ada.locator(STATUS)).to_have_text("Select three cards to pass to Bea.")
     expect(bea.locator(STATUS)).to_contain_text("Select three cards to pass to", timeout=10_000)
 
-    passed = pass_three(ada)  # Bea has not passed: Ada waits, without the three cards
+    passed = pass_at_the_table(ada)  # Bea has not passed: Ada waits, without the three cards
     expect(ada.locator(STATUS)).to_have_text("Waiting for other players to pass...")
     expect(ada.locator(CARDS)).to_have_count(10)
     shown = ada.locator(CARDS).evaluate_all("cards => cards.map(c => c.value)")
     assert not set(passed) & set(shown)
-    assert sorted(shown + passed) == sorted(state_of(code).game.hand(0))
+    assert sorted(shown + passed) == sorted(table_of(code)[1].game.hand(0))
     expect(ada.locator(f"{CARDS}.raised")).to_have_count(0)
 
-    pass_three(bea)  # the exchange; a computer leads and plays on at once
+    pass_at_the_table(bea)  # the exchange; a computer leads and plays on at once
     expect(bea.locator(STATUS)).to_have_text("Press OK to accept cards.", timeout=10_000)
-    state = state_of(code)
+    state = table_of(code)[1]
     assert state.game.trick, "a computer should have led (see THE_GAME)"
     for page, seat in ((bea, 1), (ada, 0)):
         expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.", timeout=10_000)

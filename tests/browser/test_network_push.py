@@ -14,14 +14,21 @@ import itertools
 import os
 import re
 import signal
-import statistics
 import time
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.browser import after
-from tests.support.push import HOST, Person, Router, instance, site_env, version_of
+from tests.support.push import (
+    Router,
+    a_table_for_two,
+    hand_of,
+    instance,
+    site_env,
+    version_of,
+)
+from tests.support.realtime import seated_page, summary
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,22 +63,6 @@ window.EventSource = class extends Original {
   }
 };
 """
-
-
-def seated_page(browser: Browser, person: Person, port: int) -> Page:
-    """A browser holding ``person``'s cookies, on the table's page at ``port``."""
-    context = browser.new_context(base_url=f"http://{HOST}:{port}", reduced_motion="reduce")
-    context.set_default_timeout(30_000)
-    context.add_cookies(
-        [
-            {"name": name, "value": value, "url": f"http://{HOST}:{port}/t/"}
-            for name, value in person.cookies.items()
-        ]
-    )
-    context.add_init_script(WATCH)
-    page = context.new_page()
-    page.goto(f"/t/{person.code}/")
-    return page
 
 
 def click(page: Page, locator) -> None:
@@ -127,29 +118,14 @@ def play_and_measure(ada: Page, bea: Page, plays: int) -> list[float]:
     return latencies
 
 
-def summary(latencies: list[float]) -> str:
-    ordered = sorted(latencies)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return (
-        f"n={len(ordered)} mean {statistics.mean(ordered):.0f} ms, "
-        f"median {statistics.median(ordered):.0f} ms, p95 {p95:.0f} ms, max {ordered[-1]:.0f} ms"
-    )
-
-
-def a_table_for_two(port: int) -> tuple[Person, Person]:
-    ada, bea = Person("Ada", port), Person("Bea", port)
-    bea.join(ada.deal())
-    return ada, bea
-
-
 def test_a_card_played_reaches_the_other_page_pushed_and_polled(browser: Browser, tmp_path):
     env = site_env(tmp_path)
     results = {}
     with instance(env, tmp_path, "a") as server:
         for mode in ("push", "poll"):
             ada_person, bea_person = a_table_for_two(server.port)
-            ada = seated_page(browser, ada_person, server.port)
-            bea = seated_page(browser, bea_person, server.port)
+            ada = seated_page(browser, ada_person, server.port, WATCH)
+            bea = seated_page(browser, bea_person, server.port, WATCH)
             if mode == "poll":  # no stream can be opened: the pages poll every two seconds
                 for page in (ada, bea):
                     page.context.route("**/events", lambda route: route.abort())
@@ -183,7 +159,7 @@ def test_a_page_streams_from_one_instance_then_from_the_other_when_it_dies(
         router = Router([second.port, first.port])  # B while it lives, then A
         try:
             ada, bea_person = a_table_for_two(first.port)
-            bea = seated_page(browser, bea_person, router.port)
+            bea = seated_page(browser, bea_person, router.port, WATCH)
             bea.wait_for_function("() => window.__told.length > 0")
             assert set(router.sent_to) == {second.port}
             # a move through A: told on the stream B serves, and drawn
@@ -211,11 +187,6 @@ def test_a_page_streams_from_one_instance_then_from_the_other_when_it_dies(
             bea.context.close()
 
 
-def hand_of(person: Person) -> list[str]:
-    """The cards of the person's hand not raised (not yet chosen to pass)."""
-    return re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', person.table())
-
-
 def test_with_its_stream_open_a_page_still_offers_the_replace_button_when_it_falls_due(
     browser: Browser, tmp_path
 ):
@@ -225,7 +196,7 @@ def test_with_its_stream_open_a_page_still_offers_the_replace_button_when_it_fal
     with instance(env, tmp_path, "a") as server:
         ada_person, bea_person = a_table_for_two(server.port)
         ada_person.act("start")
-        ada = seated_page(browser, ada_person, server.port)
+        ada = seated_page(browser, ada_person, server.port, WATCH)
         ada.wait_for_function("() => window.__told.length > 0")
         asked: list[str] = []
         ada.on("request", lambda request: asked.append(request.url))
@@ -248,7 +219,7 @@ def test_a_page_behind_its_stream_waits_longer_after_each_204_before_asking_agai
     env = site_env(tmp_path)
     with instance(env, tmp_path, "a") as server:
         ada, bea_person = a_table_for_two(server.port)
-        bea = seated_page(browser, bea_person, server.port)
+        bea = seated_page(browser, bea_person, server.port, WATCH)
         bea.wait_for_function("() => window.__told.length > 0")
         asked: list[float] = []
 

@@ -9,16 +9,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from game.models import Table
-from game.network.state import TableState
-from tests.browser.test_axe import Axe
-from tests.support.browser import STATUS
+from tests.support.browser import STATUS, Axe
+from tests.support.network import table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def state_of(code: str) -> TableState:
-    return TableState.from_json(Table.objects.get(code=code).state)
 
 
 def test_a_lobby_kept_by_a_dealer_without_javascript_and_the_menu_keys_at_the_table(
@@ -63,7 +57,7 @@ def test_a_lobby_kept_by_a_dealer_without_javascript_and_the_menu_keys_at_the_ta
     expect(again.locator(STATUS)).to_have_text("Waiting for Anna to start the game...")
     expect(again.get_by_label("What is your name?")).to_have_count(0)
     again.close()
-    assert [seat.name for seat in state_of(code).seats] == ["Anna", "Bob", "Cleo"]
+    assert [seat.name for seat in table_of(code)[1].seats] == ["Anna", "Bob", "Cleo"]
 
     dealer.goto(link)
     # axe runs as a script: it looks at the dealer's lobby in a context with the same cookie
@@ -78,7 +72,7 @@ def test_a_lobby_kept_by_a_dealer_without_javascript_and_the_menu_keys_at_the_ta
     with dealer.expect_navigation():
         dealer.get_by_role("button", name="Remove Cleo").click()
     expect(dealer.locator(".net-seats")).not_to_contain_text("Cleo")
-    assert [seat.name for seat in state_of(code).seats] == ["Anna", "Bob"]
+    assert [seat.name for seat in table_of(code)[1].seats] == ["Anna", "Bob"]
     cleo.goto(link)
     expect(cleo.get_by_label("What is your name?")).to_be_visible()
 
@@ -104,7 +98,7 @@ def test_a_lobby_kept_by_a_dealer_without_javascript_and_the_menu_keys_at_the_ta
     bob.keyboard.press("h")
     expect(bob.locator("#table .hand .card.hinted")).to_have_count(3)
     expect(bob.locator(STATUS)).to_contain_text("Hint: pass the ")
-    assert state_of(code).seats[1].selected == []  # a hint chooses nothing
+    assert table_of(code)[1].seats[1].selected == []  # a hint chooses nothing
 
     bob.keyboard.press("Control+z")
     expect(bob.locator(STATUS)).to_have_text(

@@ -18,9 +18,8 @@ import time
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.push import instance, on_postgres, site_env, version_of
+from tests.support.push import a_table_for_two, instance, on_postgres, site_env, version_of
 from tests.support.realtime import (
-    a_table_for_two,
     arrivals,
     bin_serve,
     play_a_hand,
@@ -34,7 +33,7 @@ CARDS_EACH = 13
 
 
 def measure(browser: Browser, port: int, label: str) -> None:
-    anna_person, bea_person = a_table_for_two(port)
+    anna_person, bea_person = a_table_for_two(port, ("Anna", "Bea"))
     anna = seated(browser, anna_person, port)
     bea = seated(browser, bea_person, port)
     try:
@@ -67,7 +66,7 @@ def test_two_people_playing_as_fast_as_their_pages_allow_lose_no_notice(browser:
     brought by the stream alone, however the notices and the pages' own moves interleave."""
     env = site_env(tmp_path)
     with instance(env, tmp_path, "a") as server:
-        anna_person, bea_person = a_table_for_two(server.port)
+        anna_person, bea_person = a_table_for_two(server.port, ("Anna", "Bea"))
         anna = seated(browser, anna_person, server.port)
         bea = seated(browser, bea_person, server.port)
         for page in (anna, bea):
@@ -86,7 +85,7 @@ def test_a_notice_arriving_during_a_moves_answer_is_fetched_once_the_answer_is_i
     When her answer comes, the page draws it and then fetches Anna's pass: no timed poll."""
     env = site_env(tmp_path)
     with instance(env, tmp_path, "a") as server:
-        anna, bea_person = a_table_for_two(server.port)
+        anna, bea_person = a_table_for_two(server.port, ("Anna", "Bea"))
         anna.act("start")
         bea = seated(browser, bea_person, server.port)
         bea.evaluate("() => { window.__silence_poll = true; }")
@@ -128,7 +127,7 @@ def test_after_fetches_put_off_the_pages_own_move_ends_the_waiting(browser: Brow
     built up (which a poll's URL in the access log makes look like the timed poll)."""
     env = site_env(tmp_path)
     with instance(env, tmp_path, "a") as server:
-        anna, bea_person = a_table_for_two(server.port)
+        anna, bea_person = a_table_for_two(server.port, ("Anna", "Bea"))
         anna.act("start")
         bea = seated(browser, bea_person, server.port)
         bea.evaluate("() => { window.__silence_poll = true; }")

@@ -8,36 +8,15 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from game import players
 from game.engine.handlog import HandRecord
-from game.solo import actions
 from game.web.hand_review import cards_text, review
 from game.web.player import PlayerState
-from tests.browser.test_axe import Axe
-from tests.support.browser import open_at, wait_modal
-from tests.support.network import start_people, table_of
-from tests.web.test_review import finish_hand
+from tests.support.browser import DIALOG, Axe, hand_played_high, open_at, wait_modal
+from tests.support.network import hand_over, settle, started, table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ("Ada", "Pauline", "Michele", "Ben")
-DIALOG = "#dialogs #dialog-review"
-
-
-def hand_played_high(number: int = 617) -> PlayerState:
-    """Game ``number``'s first hand to its end, you passing as the hint does and always playing
-    your highest legal card (costly now and then), the computers as ever."""
-    state = PlayerState()
-    state.options.name = "Ada"
-    clock = actions.Clock()
-    actions.start_game(state, number, clock)
-    game = state.game
-    state.selected = players.choose_pass(game, 0)
-    actions.pass_selected(state, clock)
-    actions.accept(state, clock)
-    while state.game.phase == "playing":
-        actions.play(state, state.game.legal_plays(0)[-1], clock)
-    return state
 
 
 def the_review(state: PlayerState):
@@ -183,8 +162,8 @@ def test_axe_finds_nothing_on_the_review(fresh_context, live_server):
 def test_at_a_network_table_two_seats_each_review_only_what_they_could_know(
     fresh_context, live_server
 ):
-    people = start_people(["Ada", "Bob"], 0)  # a secret deal
-    finish_hand(people)
+    people = started("Ada", "Bob", number=0)  # a secret deal
+    settle(people, until=hand_over)
     game = table_of(people[0].code)[1].game
     passes = [game.passed(seat) for seat in range(4)]
     names = [seat.name for seat in table_of(people[0].code)[1].seats]

@@ -7,9 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_flows import STRIP_SIZES
-from tests.browser.test_review import DIALOG, hand_played_high
-from tests.support.browser import open_at, wait_modal
+from tests.support.browser import DIALOG, STRIP_SIZES, hand_played_high, open_at, wait_modal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

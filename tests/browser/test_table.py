@@ -4,38 +4,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from game.engine import card_name
-from tests.support.browser import LIT, STATUS, act, after, seq
+from tests.support.browser import LIT, STATUS, act, arrive, click_button, pass_by_mouse
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def click_button(page: Page, name: str) -> None:
-    before = seq(page)
-    page.get_by_role("button", name=name, exact=True).click()
-    after(page, before)
-
-
-def give_name(page: Page, url: str, name: str = "Ada", number: int = 617) -> None:
-    """A first visit by the link to game ``number`` (without JavaScript the link's number does
-    not reach the server: the game is then the fixed first number of tests/conftest.py)."""
-    page.goto(f"{url}/#{number}")
-    expect(page.get_by_text("Welcome to the Microsoft Hearts Network.")).to_be_visible()
-    page.get_by_label("What is your name?").fill(name)
-    page.get_by_role("button", name="OK").click()
-    expect(page.locator(STATUS)).to_contain_text("Select three cards to pass to Pauline.")
-
-
-def pass_three(page: Page) -> None:
-    button = page.locator("#pass-button")
-    expect(button).to_be_disabled()
-    for i in range(3):
-        act(page, page.locator("#table .hand .card").nth(i))
-    expect(page.locator("#table .hand .card.raised")).to_have_count(3)
-    expect(button).to_be_enabled()
-    click_button(page, button.inner_text())
-    expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
-    expect(page.locator("#table .hand .card.raised")).to_have_count(3)
-    click_button(page, "OK")
 
 
 def play_hand(page: Page) -> None:
@@ -71,10 +42,10 @@ def first_choices_result(number: int) -> tuple[int, str]:
 
 def test_a_whole_game_by_clicking_from_the_name_prompt_to_the_final_sheet(page: Page, live_server):
     expected_hands, expected_result = first_choices_result(617)
-    give_name(page, live_server.url)
+    arrive(page, live_server.url)
     for hands in range(1, expected_hands + 1):
         if hands % 4:  # pass left, right, across; every fourth hand everyone keeps
-            pass_three(page)
+            pass_by_mouse(page)
         else:
             expect(page.locator("#pass-button")).to_have_count(0)
         expect(page.locator(STATUS)).to_have_text("Select a card to play.")
@@ -93,8 +64,8 @@ def test_a_whole_game_by_clicking_from_the_name_prompt_to_the_final_sheet(page: 
 
 
 def test_a_dimmed_card_is_refused_with_the_rules_sentence(page: Page, live_server):
-    give_name(page, live_server.url)
-    pass_three(page)  # game 617: Pauline leads the two of clubs, you follow clubs
+    arrive(page, live_server.url)
+    pass_by_mouse(page)  # game 617: Pauline leads the two of clubs, you follow clubs
     dimmed = page.locator('#table .hand .card[aria-disabled="true"]')
     expect(dimmed).to_have_count(10)
     dimmed.first.click(position={"x": 6, "y": 24}, force=True)
@@ -105,7 +76,7 @@ def test_a_dimmed_card_is_refused_with_the_rules_sentence(page: Page, live_serve
 def test_one_full_hand_with_javascript_turned_off(browser, live_server):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    give_name(page, live_server.url, "Nojs")
+    arrive(page, live_server.url, "Nojs")
     for i in range(3):
         page.locator("#table .hand .card").nth(i).click(position={"x": 6, "y": 24})
         expect(page.locator("#table .hand .card.raised")).to_have_count(i + 1)
@@ -123,8 +94,8 @@ def test_one_full_hand_with_javascript_turned_off(browser, live_server):
 
 
 def test_a_reload_in_the_middle_of_a_trick_comes_back_exactly(page: Page, live_server):
-    give_name(page, live_server.url)
-    pass_three(page)
+    arrive(page, live_server.url)
+    pass_by_mouse(page)
     act(page, page.locator(LIT).first)
     faces = "cards => cards.map(c => c.className.match(/face-(\\w\\w)/)[1])"
     trick = page.locator("#table .center .played:not(.gather)").evaluate_all(faces)
@@ -146,7 +117,7 @@ def test_a_reload_in_the_middle_of_a_trick_comes_back_exactly(page: Page, live_s
 
 
 def test_cards_are_buttons_named_in_english_and_the_status_is_live(page: Page, live_server):
-    give_name(page, live_server.url)
+    arrive(page, live_server.url)
     cards = page.locator("#table .hand .card")
     expect(cards).to_have_count(13)
     names = [cards.nth(i).get_attribute("value") for i in range(13)]
@@ -167,7 +138,7 @@ def test_the_table_fits_without_scrolling(browser, live_server, size):
     width, height = size
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    give_name(page, live_server.url)
+    arrive(page, live_server.url)
     scroll = page.evaluate(
         "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
     )
@@ -185,8 +156,8 @@ def test_the_table_fits_without_scrolling(browser, live_server, size):
 def test_reduced_motion_turns_the_card_animation_off(browser, live_server, motion):
     context = browser.new_context(reduced_motion=motion)
     page = context.new_page()
-    give_name(page, live_server.url)
-    pass_three(page)  # game 617: the computers' three cards arrive after your OK
+    arrive(page, live_server.url)
+    pass_by_mouse(page)  # game 617: the computers' three cards arrive after your OK
     expect(page.locator("#table .played.arrive")).to_have_count(3)
     arriving = page.locator("#table .played.arrive").first
     duration = arriving.evaluate("card => getComputedStyle(card).animationDuration")

@@ -11,7 +11,6 @@ from playwright.sync_api import Page, expect
 from game.engine import Card
 from game.solo import actions
 from game.web.table import COMPUTER_NAMES, result_sentence, seat_names
-from tests.browser.test_menus import one_card_from_the_end
 from tests.support.browser import (
     CARDS,
     STATUS,
@@ -19,6 +18,7 @@ from tests.support.browser import (
     focus_said,
     heard,
     listen,
+    one_card_from_the_end,
     open_at,
     seq,
     start,

@@ -5,8 +5,7 @@ import json
 import pytest
 
 from game.engine import Game
-from tests.engine.test_rules import MIXED, SUITS
-from tests.support.engine import craft, play_all, play_out_hand
+from tests.support.engine import MIXED, SUITS, craft, play_all, play_out_hand
 
 
 def mid_game() -> Game:

@@ -3,17 +3,8 @@
 import pytest
 
 from game.engine import CompletedTrick, Game, IllegalMove, card_name
-from tests.support.engine import codes, craft, play_all, play_out_hand, refused, suit
+from tests.support.engine import MIXED, SUITS, codes, craft, play_all, play_out_hand, refused, suit
 
-# A mixed deal: each seat holds three low/middle ranks of every suit and one ace.
-MIXED = {
-    0: "2C 6C TC AC 2D 6D TD 2S 6S TS 2H 6H TH",
-    1: "3C 7C JC 3D 7D JD AD 3S 7S JS 3H 7H JH",
-    2: "4C 8C QC 4D 8D QD 4S 8S QS AS 4H 8H QH",
-    # 3: 5C 9C KC 5D 9D KD 5S 9S KS 5H 9H KH AH
-}
-# One suit each: you clubs, Pauline diamonds, Michele spades, Ben thirteen hearts.
-SUITS = {0: suit("C"), 1: suit("D"), 2: suit("S"), 3: suit("H")}
 # You hold the ace of clubs and twelve hearts; Pauline has the two of clubs and the ace of hearts.
 ONLY_HEARTS = {
     0: "AC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",

@@ -7,18 +7,9 @@ from django.test import Client
 
 from game.network.seats import COOKIE
 from game.network.views import NO_SEAT, NO_TABLE, STALE, UNREACHABLE
-from tests.support.network import HX, Person, needed, status_of, table_of
+from tests.support.network import HX, Person, needed, started, status_of, table_of
 
 pytestmark = pytest.mark.django_db
-
-
-def started(*names: str) -> list[Person]:
-    people = [Person(name) for name in names]
-    code = people[0].deal(617)
-    for person in people[1:]:
-        person.join(code)
-    people[0].post("start")
-    return people
 
 
 def snapshot(code: str) -> tuple[int, str]:

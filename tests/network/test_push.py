@@ -17,18 +17,14 @@ from tests.support import network as network_support
 from tests.support.push import (
     EventStream,
     Person,
+    a_table_for_two,
+    hand_of,
     instance,
     listeners,
     on_postgres,
     site_env,
     version_of,
 )
-
-
-def a_table_for_two(port: int) -> tuple[Person, Person]:
-    ada, bea = Person("Ada", port), Person("Bea", port)
-    bea.join(ada.deal())
-    return ada, bea
 
 
 def test_a_stream_tells_the_version_at_once_then_each_save_and_beats_between(tmp_path):
@@ -57,12 +53,6 @@ def test_a_stream_tells_the_version_at_once_then_each_save_and_beats_between(tmp
         assert stream.next_version(10) == versions[-1]
         assert versions[-1] > versions[0] > first
         stream.close()
-
-
-def hand_of(person: Person) -> list[str]:
-    import re
-
-    return re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', person.table())
 
 
 def as_wsgi_serves(get, path: str):

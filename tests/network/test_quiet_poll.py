@@ -108,7 +108,7 @@ def quiet_headers(person: Person, version: int, port: int) -> tuple[dict[str, st
     return headers, size
 
 
-def heard(person: Person, version: int, port: int) -> None:
+def until_quiet(person: Person, version: int, port: int) -> None:
     """Wait until the instance on ``port`` answers a poll of ``version`` with a 204."""
     deadline = time.monotonic() + 20
     while poll(person, version, port) != 204:
@@ -135,7 +135,7 @@ def two_instances_heard(env: dict[str, str], tmp_path):
         poll(bea, 0, second.port)  # B's listener starts with its first poll
         wait_listening(env["DATABASE_URL"], second.worker_pids())
         version = version_of(ada.act("start"))  # saved through A, heard by B
-        heard(bea, version, second.port)
+        until_quiet(bea, version, second.port)
         yield ada, bea, second, version
 
 
@@ -162,7 +162,7 @@ def test_a_quiet_poll_needs_no_database_and_a_save_elsewhere_is_drawn(tmp_path):
         while poll(bea, version, second.port) != 200:
             assert time.monotonic() < deadline, "B kept answering 204 for an old version"
             time.sleep(0.05)
-        heard(bea, newer, second.port)
+        until_quiet(bea, newer, second.port)
         # a redraw time come: the view answers, whatever was heard
         assert poll(bea, newer, second.port, redraw=int(time.time()) - 1) == 200
 

@@ -7,12 +7,12 @@ import pytest
 
 from game.models import Table
 from game.network import store
-from tests.support.network import start_people
+from tests.support.network import started
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_row_read_is_the_orms_row():
-    people = start_people(["Ada", "Bea"], 0)
+    people = started("Ada", "Bea", number=0)
     by_orm, read = Table.objects.get(code=people[0].code), store.read(people[0].code)
     assert read is not None and read.pk == by_orm.pk
     for name in store.FIELDS:

@@ -20,8 +20,9 @@ from tests.support.network import (
     assert_honest,
     needed,
     redraw_at,
-    seat_people,
-    start_people,
+    seated,
+    settle,
+    started,
     status_of,
     table_of,
     unplayed_elsewhere,
@@ -30,36 +31,6 @@ from tests.support.network import (
 from tests.support.web import play_to_end_of_hand
 
 pytestmark = pytest.mark.django_db
-
-
-def seated(*names: str, number: int = 617) -> list[Person]:
-    return seat_people(names, number)
-
-
-def started(*names: str, number: int = 617) -> list[Person]:
-    return start_people(names, number)
-
-
-def settle(people: list[Person], htmx: bool = True, until=None, limit: int = 2_000) -> int:
-    """These people do what is needed, one action at a time, until none of them is needed or
-    ``until(state)`` holds; the number of actions taken."""
-    for done in range(limit):
-        state = table_of(people[0].code)[1]
-        moves = [(p, needed(p)) for p in people]
-        moves = [(p, m) for p, m in moves if m is not None]
-        if not moves or (until is not None and until(state)):
-            return done
-        person, (action, form) = moves[0]
-        response = person.post(action, htmx, **form)
-        assert response.status_code in (200, 303), (action, response.status_code)
-        if htmx:
-            assert 'class="status-line refusal"' not in response.content.decode(), (
-                action,
-                status_of(response.content.decode()),
-            )
-            after = table_of(people[0].code)[1]
-            assert_honest(response.content, unplayed_elsewhere(after, person.seat))
-    raise AssertionError("the game did not settle")
 
 
 def new_game_begun(number: int):

@@ -21,10 +21,10 @@ from game.players.view import view_of
 from tests.support.network import (
     HX,
     Person,
-    needed,
     redraw_at,
-    seat_people,
-    start_people,
+    seated,
+    settle,
+    started,
     status_of,
     table_of,
     wind_back,
@@ -33,24 +33,7 @@ from tests.support.network import (
 pytestmark = pytest.mark.django_db
 
 SEED = bytes(range(16))
-
-
-def seated(*names: str, number: int = 0) -> list[Person]:
-    return seat_people(names, number)
-
-
-def started(*names: str, number: int = 0) -> list[Person]:
-    return start_people(names, number)
-
-
-def act_until(people: list[Person], until) -> None:
-    for _ in range(2_000):
-        state = table_of(people[0].code)[1]
-        if until(state):
-            return
-        person, (action, form) = next((p, needed(p)) for p in people if needed(p))
-        assert person.post(action, **form).status_code == 200
-    raise AssertionError("never got there")
+SECRET = 0  # the number of a secret deal: strangers' tables are dealt so
 
 
 # ---- secret seeds ---------------------------------------------------------------------------
@@ -100,7 +83,7 @@ def test_the_computers_at_a_secret_game_are_keyed_by_its_seed_not_by_a_number():
 
 
 def test_a_network_table_deals_from_a_secret_seed_drawn_at_the_start_and_anew_each_game():
-    anna, bob = seated("Anna", "Bob")
+    anna, bob = seated("Anna", "Bob", number=SECRET)
     row, state = table_of(anna.code)
     assert state.number == 0 and state.game is None and "z" not in row.state
     lobby = bob.page().content.decode()
@@ -114,12 +97,12 @@ def test_a_network_table_deals_from_a_secret_seed_drawn_at_the_start_and_anew_ea
     assert "Game #" not in page and game.seed.hex() not in page
     seeds = {game.seed}
     # a second table: its own seed
-    other = started("Cleo")[0]
+    other = started("Cleo", number=SECRET)[0]
     seeds.add(table_of(other.code)[1].game.seed)
     assert len(seeds) == 2
     # after the game, the same people get a new game with a new seed
-    act_until([anna, bob], lambda s: s.game.phase == "game_over")
-    act_until([anna, bob], lambda s: s.game.phase != "game_over")
+    settle([anna, bob], until=lambda s: s.game.phase == "game_over")
+    settle([anna, bob], until=lambda s: s.game.phase != "game_over")
     new = table_of(anna.code)[1].game
     assert new.number == 0 and new.hand_number == 1 and new.seed not in seeds
 
@@ -140,7 +123,7 @@ def test_a_numbered_table_tells_every_seat_before_the_start_that_its_cards_can_b
 
 
 def test_one_browser_holds_one_seat_however_it_asks_for_a_second():
-    anna, bob = seated("Anna", "Bob")
+    anna, bob = seated("Anna", "Bob", number=SECRET)
     for name, htmx in (("Bobby", False), ("Bob two", True)):
         response = bob.client.post(f"/t/{anna.code}/name", {"name": name}, **(HX if htmx else {}))
         assert response.status_code == 303
@@ -170,7 +153,7 @@ def test_a_person_may_not_take_a_computers_name_at_a_network_table(name):
 
 def test_names_at_a_table_differ_ignoring_case_and_after_the_cut_to_twenty_characters():
     long_name = "Bartholomew Higginbottom"  # cut to its first 20 characters
-    anna, bob = seated("Anna", long_name)
+    anna, bob = seated("Anna", long_name, number=SECRET)
     assert table_of(anna.code)[1].seats[1].name == long_name[:20]
     for name in ("ANNA", "anna", long_name[:20].upper() + "xyz"):
         response = Person(name).join(anna.code)
@@ -180,7 +163,7 @@ def test_names_at_a_table_differ_ignoring_case_and_after_the_cut_to_twenty_chara
 
 
 def test_the_table_marks_the_computers_for_the_eye_and_for_screen_readers():
-    anna, bob = started("Anna", "Bob")
+    anna, bob = started("Anna", "Bob", number=SECRET)
     html = bob.page().content.decode()
     assert 'aria-label="Michele (a computer player), 13 cards"' in html
     assert 'aria-label="Anna, 13 cards"' in html
@@ -191,7 +174,7 @@ def test_the_table_marks_the_computers_for_the_eye_and_for_screen_readers():
 
 
 def test_the_dealer_removes_a_person_from_the_lobby_with_a_plain_form():
-    anna, bob, cleo = seated("Anna", "Bob", "Cleo")
+    anna, bob, cleo = seated("Anna", "Bob", "Cleo", number=SECRET)
     lobby = anna.page().content.decode()
     assert f'action="/t/{anna.code}/remove"' in lobby and "Remove <bdi>Bob</bdi>" in lobby
     assert "/remove" not in bob.page().content.decode()  # only the dealer may
@@ -208,7 +191,7 @@ def test_the_dealer_removes_a_person_from_the_lobby_with_a_plain_form():
 
 
 def test_when_the_dealer_has_left_the_lobby_the_next_person_may_start():
-    anna, bob, cleo = seated("Anna", "Bob", "Cleo")
+    anna, bob, cleo = seated("Anna", "Bob", "Cleo", number=SECRET)
     assert "Only the dealer, Anna, can start" in status_of(bob.post("start").content.decode())
     page = bob.page().content.decode()
     assert 'id="start-button"' not in page
@@ -251,8 +234,9 @@ def test_a_griefer_toggling_a_card_every_50_seconds_cannot_keep_an_absent_person
 ):
     clock = Clock()
     monkeypatch.setattr(store, "now_seconds", clock)
-    anna, bob, cleo = started("Anna", "Bob", "Cleo")  # Bob has gone; Cleo toggles a card
-    act_until([anna], lambda s: s.game.has_passed(0))
+    # Bob has gone; Cleo toggles a card
+    anna, bob, cleo = started("Anna", "Bob", "Cleo", number=SECRET)
+    settle([anna], until=lambda s: s.game.has_passed(0))
     card = table_of(anna.code)[1].game.hand(2)[0]
     start = table_of(anna.code)[1].seats[1].waiting_since
     clock.now = start + 50
@@ -276,8 +260,8 @@ def test_a_griefer_pressing_ok_again_every_50_seconds_saves_nothing_and_bob_is_r
 ):
     clock = Clock()
     monkeypatch.setattr(store, "now_seconds", clock)
-    anna, bob = started("Anna", "Bob")
-    act_until([anna, bob], lambda s: s.game.phase == "hand_over")
+    anna, bob = started("Anna", "Bob", number=SECRET)
+    settle([anna, bob], until=lambda s: s.game.phase == "hand_over")
     clock.now += 1
     anna.post("next")  # Anna is ready; the table waits on Bob from now
     row, state = table_of(anna.code)
@@ -300,12 +284,12 @@ def test_a_griefer_pressing_ok_again_every_50_seconds_saves_nothing_and_bob_is_r
 def test_the_clock_of_a_seat_starts_when_the_table_begins_waiting_on_it(monkeypatch):
     clock = Clock()
     monkeypatch.setattr(store, "now_seconds", clock)
-    anna, bob = started("Anna", "Bob")
+    anna, bob = started("Anna", "Bob", number=SECRET)
     start = clock.now
     state = table_of(anna.code)[1]
     assert state.seats[0].waiting_since == state.seats[1].waiting_since == start
     clock.now += 30
-    act_until([anna], lambda s: s.game.has_passed(0))
+    settle([anna], until=lambda s: s.game.has_passed(0))
     state = table_of(anna.code)[1]
     assert state.seats[0].waiting_since == 0 and state.seats[1].waiting_since == start
     wind_back(anna.code, 1, 0)  # the helper itself reads the clock from the row
@@ -318,7 +302,7 @@ def test_the_clock_of_a_seat_starts_when_the_table_begins_waiting_on_it(monkeypa
 def test_a_lobby_never_started_expires_after_an_hour_a_game_lives_a_day():
     lobby = Person("Anna")
     lobby_code = lobby.deal(0)
-    playing = started("Bea")[0]
+    playing = started("Bea", number=SECRET)[0]
     Table.objects.update(created=timezone.now() - store.LOBBY_LIFETIME * 1.01)
     assert store.purge() == 1
     assert list(Table.objects.values_list("code", flat=True)) == [playing.code]
@@ -334,7 +318,7 @@ def test_a_lobby_never_started_expires_after_an_hour_a_game_lives_a_day():
 
 def test_expired_tables_are_purged_without_a_table_being_created(monkeypatch):
     anna = Person("Anna")
-    old, kept = anna.deal(0), started("Bea")[0].code
+    old, kept = anna.deal(0), started("Bea", number=SECRET)[0].code
     Table.objects.filter(code=old).update(touched=timezone.now() - store.LIFETIME * 1.01)
     monkeypatch.setattr(store, "PURGE_SHARE", 1)  # every table page purges
     count = Table.objects.count()
@@ -349,8 +333,8 @@ def test_expired_tables_are_purged_without_a_table_being_created(monkeypatch):
 
 
 def test_f4_shows_the_score_sheet_at_a_network_table():
-    anna, bob = started("Anna", "Bob")
-    act_until([anna, bob], lambda s: s.game.phase == "hand_over")
+    anna, bob = started("Anna", "Bob", number=SECRET)
+    settle([anna, bob], until=lambda s: s.game.phase == "hand_over")
     dialog = bob.client.get(f"/t/{anna.code}/score", **HX).content.decode()
     assert 'id="dialog-score"' in dialog and "Hand 1." in dialog and "Game #" not in dialog
     totals = table_of(anna.code)[1].game.totals
@@ -363,7 +347,7 @@ def test_f4_shows_the_score_sheet_at_a_network_table():
 
 
 def test_h_hints_at_the_cards_a_computer_would_choose_in_your_own_seat():
-    anna, bob = started("Anna", "Bob")
+    anna, bob = started("Anna", "Bob", number=SECRET)
     row, state = table_of(anna.code)
     game = state.game
     expected = players.choose_pass(game.copy(), 1)
@@ -372,9 +356,9 @@ def test_h_hints_at_the_cards_a_computer_would_choose_in_your_own_seat():
     assert hinted == sorted(expected)
     assert status_of(html).startswith("Hint: pass the ")
     assert table_of(anna.code)[0].version == row.version  # nothing saved
-    act_until(
+    settle(
         [anna, bob],
-        lambda s: (
+        until=lambda s: (
             s.game.phase == "playing"
             and s.game.turn in (0, 1)
             and not s.seats[s.game.turn].awaiting_ok
@@ -395,7 +379,7 @@ def test_h_hints_at_the_cards_a_computer_would_choose_in_your_own_seat():
 
 
 def test_undo_at_a_network_table_says_it_cannot_be_done():
-    anna, bob = started("Anna", "Bob")
+    anna, bob = started("Anna", "Bob", number=SECRET)
     version = table_of(anna.code)[0].version
     for htmx in (True, False):
         html = bob.client.get(f"/t/{anna.code}/undo", **(HX if htmx else {})).content.decode()
@@ -408,7 +392,7 @@ def test_undo_at_a_network_table_says_it_cannot_be_done():
 def test_a_name_is_read_back_whole_cluster_by_cluster():
     accented = "e\u0301" * 20  # 20 letters, 40 code points
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one cluster, 5 code points
-    anna, bob = seated("Anna", accented)
+    anna, bob = seated("Anna", accented, number=SECRET)
     cleo = Person(family * 3)
     assert cleo.join(anna.code).status_code == 303
     state = table_of(anna.code)[1]

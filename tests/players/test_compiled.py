@@ -7,23 +7,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from game.engine import Card, Game, SplitMix64
+from game.engine import Game, SplitMix64
 from game.engine.rules import mask_of
 from game.players import brain, jit, sim, view_of
 from game.players.brain import decide_play
 from game.players.deals import DealSampler, knowledge_of
-from tests.players.test_players import random_position
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def idx(code: str) -> int:
-    return Card.parse(code).index
+from tests.support import REPO
+from tests.support.engine import idx, random_position
 
 
 @pytest.fixture(scope="module")

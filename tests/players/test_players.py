@@ -6,40 +6,19 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from game.engine import Card, Game, SplitMix64
 from game.players import choose_pass, choose_play, view_of
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+from tests.support.engine import idx, random_position
 
 
 def mask(codes) -> int:
     """Card codes as the players' bitmask."""
     return sum(1 << Card.parse(code).index for code in codes)
-
-
-def random_position(number: int, steps: int, seed: int, moon_off_shooter: bool = False) -> Game:
-    """A game ``steps`` actions in, by random legal moves."""
-    game = Game.new(number, moon_off_shooter)
-    rng = SplitMix64.for_key(seed, number)
-    for _ in range(steps):
-        if game.phase == "passing":
-            for seat in range(4):
-                if not game.has_passed(seat):
-                    hand = game.hand(seat)
-                    rng.shuffle(hand)
-                    game.pass_cards(seat, hand[:3])
-        elif game.phase == "playing":
-            game.play(game.turn, rng.choice(game.legal_plays(game.turn)))
-        elif game.phase == "hand_over":
-            game.next_hand()
-        else:
-            break
-    return game
 
 
 def test_every_pass_is_three_different_cards_of_ones_own():
@@ -114,7 +93,7 @@ def test_decisions_do_not_depend_on_the_hash_seed_or_the_process():
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout) == here
 
@@ -326,9 +305,6 @@ def test_reading_a_ducker_never_rules_out_a_card_it_holds():
 
 def test_a_ducker_under_the_jack_holds_nothing_between_and_a_seat_that_breaks_form_is_not_read():
     from game.players.deals import _ducker_reading
-
-    def idx(code: str) -> int:
-        return Card.parse(code).index
 
     trick_one = (0, tuple(idx(c) for c in ("2C", "JC", "7C", "3C")))
     reading = _ducker_reading([trick_one], 0, (0, 0, 0, 0))

@@ -24,13 +24,9 @@ from game.engine.rules import (
 from game.players import view_of
 from game.players.deals import knowledge_of
 from game.players.sim import playout
-from tests.players.test_players import random_position
+from tests.support.engine import idx, random_position
 
 POSITIONS = 160
-
-
-def idx(code: str) -> int:
-    return Card.parse(code).index
 
 
 def test_hand_score_under_both_moon_rules():

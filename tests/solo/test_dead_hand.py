@@ -16,8 +16,18 @@ from game import players
 from game.engine import Game
 from game.solo import actions
 from game.web.player import Options, PlayerState
-from tests.support.web import HX, game_of, named_client, post, state_of, status_of
-from tests.web.test_cookie_size import BIG_STATS, LIMIT, LONG_NAME, set_cookie_length
+from tests.support.web import (
+    BIG_STATS,
+    HX,
+    LIMIT,
+    LONG_NAME,
+    game_of,
+    named_client,
+    post,
+    set_cookie_length,
+    state_of,
+    status_of,
+)
 
 DEAD_STATUS = "No points are left in this hand. Press OK to deal the next hand."
 SCORE = (19, 7, 0, 0)

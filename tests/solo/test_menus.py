@@ -5,21 +5,17 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.contrib.sessions.backends.signed_cookies import SessionStore
 
 import game
 from game import players
 from game.engine import Game
 from game.solo import actions
 from game.web.player import PlayerState, Stats
-from game.web.session import load, save
+from tests.support import REPO
+from tests.support.web import HX, state_of, store
 
-HX = {"HTTP_HX_REQUEST": "true"}
-ROOT = Path(__file__).resolve().parents[2]
 DIALOGS = {
     "/help": "dialog-help",
     "/quote": "dialog-quote",
@@ -36,23 +32,12 @@ DIALOGS = {
 # -- helpers -----------------------------------------------------------------------------------
 
 
-def state_of(client) -> PlayerState:
-    return load(client.session)
-
-
-def put_state(client, state: PlayerState) -> None:
-    store = SessionStore()
-    save(store, state)
-    store.save()
-    client.cookies[settings.SESSION_COOKIE_NAME] = store.session_key
-
-
 def named(client, number: int = 617) -> PlayerState:
     """A player called Ann at the start of game ``number``."""
     state = PlayerState()
     state.options.name = "Ann"
     actions.start_game(state, number, actions.Clock())
-    put_state(client, state)
+    store(client, state)
     return state
 
 
@@ -63,7 +48,7 @@ def playing(client, number: int = 617) -> PlayerState:
     state.selected = players.choose_pass(state.game, 0)
     actions.pass_selected(state, clock)
     actions.accept(state, clock)
-    put_state(client, state)
+    store(client, state)
     return state
 
 
@@ -168,7 +153,7 @@ def test_quote_and_about(client):
 
 
 def test_version_is_the_project_version():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert game.__version__ == project["project"]["version"]
 
 
@@ -178,7 +163,7 @@ def test_score_sheet_on_demand(client):
     clock = actions.Clock()
     while state.game.phase == "playing":
         actions.play(state, players.choose_play(state.game, 0), clock)
-    put_state(client, state)
+    store(client, state)
     sheet = text(client.get("/score", **HX))
     row = state.game.history[0]
     cells = "".join(f"<td>{points}<i>{points}</i></td>" for points in row)
@@ -276,7 +261,7 @@ def test_options_dialog_shows_the_current_options(client):
     state = named(client)
     state.options.speed = "fast"
     state.options.message_boxes = True
-    put_state(client, state)
+    store(client, state)
     page = text(client.get("/options", **HX))
     assert 'value="Ann"' in page
     assert 'value="fast" checked' in page
@@ -339,7 +324,7 @@ def test_options_refusals_change_nothing(client, form, sentence):
 def test_statistics_dialog_shows_every_figure(client):
     state = named(client)
     state.stats = Stats(played=8, won=3, streak=-2, longest_win=2, longest_loss=4, best=41, moons=1)
-    put_state(client, state)
+    store(client, state)
     page = text(client.get("/stats", **HX))
     for label, value in (
         ("Games played", "8"),
@@ -357,7 +342,7 @@ def test_statistics_dialog_shows_every_figure(client):
 def test_statistics_reset_asks_first(client):
     state = named(client)
     state.stats = Stats(played=2, won=1, streak=1, longest_win=1, longest_loss=1, best=50)
-    put_state(client, state)
+    store(client, state)
     question = text(client.get("/stats/reset", **HX))
     assert "Reset all your statistics" in question
     assert state_of(client).stats.played == 2
@@ -370,7 +355,7 @@ def test_statistics_reset_asks_first(client):
 def test_statistics_reset_without_javascript(client):
     state = named(client)
     state.stats = Stats(played=2)
-    put_state(client, state)
+    store(client, state)
     response = client.post("/stats/reset")
     assert response.status_code == 303 and response["Location"] == "/stats"
     assert state_of(client).stats == Stats()
@@ -389,7 +374,7 @@ def test_statistics_after_a_finished_game(client):
             actions.accept(state, clock)
         else:
             actions.play(state, players.choose_play(state.game, 0), clock)
-    put_state(client, state)
+    store(client, state)
     won = 0 in state.game.winners
     page = text(client.get("/stats", **HX))
     assert '<th scope="row">Games played</th><td>1</td>' in page
@@ -441,13 +426,13 @@ def test_undo_refused_once_the_trick_is_gathered_or_the_hand_is_over(client):
     kept = state.undo
     actions.play(state, state.game.legal_plays(0)[0], clock)
     state.undo = kept  # the card two tricks back is no longer on the table
-    put_state(client, state)
+    store(client, state)
     response = client.post("/undo", **HX)
     assert "There is no card of yours on the table to take back." in text(response)
     while state.game.phase == "playing":
         actions.play(state, players.choose_play(state.game, 0), clock)
     assert state.undo is not None
-    put_state(client, state)
+    store(client, state)
     response = client.post("/undo", **HX)
     assert "There is no card of yours on the table to take back." in text(response)
     assert state_of(client).game.phase in ("hand_over", "game_over")
@@ -486,14 +471,14 @@ def test_hint_refused_when_there_is_nothing_to_choose(client):
     clock = actions.Clock()
     state.selected = players.choose_pass(state.game, 0)
     actions.pass_selected(state, clock)
-    put_state(client, state)
+    store(client, state)
     response = client.post("/hint", **HX)
     assert response.status_code == 200
     assert "Press OK to accept cards." in text(response) and not hinted(text(response))
     actions.accept(state, clock)
     while state.game.phase == "playing":
         actions.play(state, players.choose_play(state.game, 0), clock)
-    put_state(client, state)
+    store(client, state)
     response = client.post("/hint", **HX)
     assert "There is nothing to choose now, so there is no hint." in text(response)
 

@@ -2,6 +2,8 @@
 
 from playwright.sync_api import Page, expect
 
+from tests.support import REPO
+
 STATUS = "#status .status-line"
 CARDS = "#table .hand .card"
 LIT = '#table .hand .card:not([aria-disabled="true"])'
@@ -22,6 +24,37 @@ def start(page: Page, base: str, number: int = 617, name: str = "Ada") -> None:
     give_name(page, name)
     expect(page.locator(TITLE)).to_have_text(f"Hearts - Game #{number}")
     expect(page).to_have_title(f"Hearts - Game #{number}")
+
+
+def arrive(page: Page, url: str, name: str = "Ada", number: int = 617) -> None:
+    """A first visit by the link to game ``number`` (without JavaScript the link's number does
+    not reach the server: the game is then the fixed first number of tests/conftest.py)."""
+    page.goto(f"{url}/#{number}")
+    expect(page.get_by_text("Welcome to the Microsoft Hearts Network.")).to_be_visible()
+    give_name(page, name)
+    expect(page.locator(STATUS)).to_contain_text("Select three cards to pass to Pauline.")
+
+
+def pass_by_mouse(page: Page, places: tuple[int, int, int] = (0, 1, 2)) -> None:
+    """Click three cards of the hand (by their places, left to right), Pass, then OK."""
+    button = page.locator("#pass-button")
+    raised = page.locator(f"{CARDS}.raised")
+    expect(button).to_be_disabled()
+    for place in places:
+        act(page, page.locator(CARDS).nth(place))
+    expect(raised).to_have_count(3)
+    expect(button).to_be_enabled()
+    act(page, button)
+    expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
+    expect(raised).to_have_count(3)  # the three received
+    act(page, page.get_by_role("button", name="OK", exact=True))
+    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+
+
+def click_button(page: Page, name: str) -> None:
+    before = seq(page)
+    page.get_by_role("button", name=name, exact=True).click()
+    after(page, before)
 
 
 def pass_by_keyboard(page: Page, steps: tuple[int, int] = (1, 1)) -> None:
@@ -276,3 +309,100 @@ def walk_focus_across_hand(page: Page, cards: str = CARDS) -> list[tuple[str, li
         assert ring, "the focused card shows no solid ring"
         seen.append((focused.get_attribute("value"), visible_strips(page, cards)))
     return seen
+
+
+STRIP_SIZES = [(320, 568), (375, 667), (667, 375), (1024, 768), (1280, 800), (1920, 1080)]
+
+
+AXE = REPO / "tests" / "vendor" / "axe-core-4.14.1.min.js"
+
+
+# Rules we do not hold the page to, each with its reason. Empty: the page passes them all.
+EXCEPTIONS: dict[str, str] = {}
+
+
+RUN = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.map((v) => ({
+    id: v.id,
+    help: v.help,
+    nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
+  }));
+}"""
+
+
+class Axe:
+    def __init__(self, page: Page):
+        self.page = page
+        self.found: list[str] = []
+        self.places: list[str] = []
+
+    def check(self, where: str) -> None:
+        if not self.page.evaluate("!!window.axe"):
+            self.page.add_script_tag(path=str(AXE))
+        self.places.append(where)
+        for violation in self.page.evaluate(RUN):
+            if violation["id"] not in EXCEPTIONS:
+                found = f"{violation['id']} ({violation['help']}) at {violation['nodes']}"
+                self.found.append(f"{where}: {found}")
+
+
+def one_card_from_the_end(number: int):
+    """Game ``number`` played by the computer's choices for you, up to your very last card."""
+    from game import players
+    from game.solo import actions
+    from game.web.player import PlayerState
+
+    def step(state: PlayerState, clock: actions.Clock) -> str:
+        game = state.game
+        if game.phase == "hand_over":
+            actions.next_hand(state, clock)
+            return "next"
+        if game.phase == "passing" and not state.awaiting_ok:
+            state.selected = players.choose_pass(game, 0)
+            actions.pass_selected(state, clock)
+            return "pass"
+        if state.awaiting_ok:
+            actions.accept(state, clock)
+            return "accept"
+        actions.play(state, players.choose_play(game, 0), clock)
+        return "play"
+
+    def fresh() -> PlayerState:
+        state = PlayerState()
+        state.options.name = "Ada"
+        actions.start_game(state, number, actions.Clock())
+        return state
+
+    state, count = fresh(), 0
+    while state.game.phase != "game_over":
+        last = step(state, actions.Clock())
+        count += 1
+    assert last == "play"
+    state = fresh()
+    for _ in range(count - 1):
+        step(state, actions.Clock())
+    return state
+
+
+DIALOG = "#dialogs #dialog-review"
+
+
+def hand_played_high(number: int = 617):
+    """Game ``number``'s first hand to its end, you passing as the hint does and always playing
+    your highest legal card (costly now and then), the computers as ever."""
+    from game import players
+    from game.solo import actions
+    from game.web.player import PlayerState
+
+    state = PlayerState()
+    state.options.name = "Ada"
+    clock = actions.Clock()
+    actions.start_game(state, number, clock)
+    game = state.game
+    state.selected = players.choose_pass(game, 0)
+    actions.pass_selected(state, clock)
+    actions.accept(state, clock)
+    while state.game.phase == "playing":
+        actions.play(state, state.game.legal_plays(0)[-1], clock)
+    return state

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from game.engine import Game, IllegalMove
+from game.engine import Card, Game, IllegalMove, SplitMix64
 
 RANKS = "23456789TJQKA"
 ALL_CARDS = [rank + suit for suit in "CDSH" for rank in RANKS]
@@ -110,3 +110,41 @@ def play_out_hand(game: Game) -> None:
             game.pass_cards(seat, game.hand(seat)[:3])
     while game.phase == "playing":
         game.play(game.turn, game.legal_plays(game.turn)[0])
+
+
+def idx(code: str) -> int:
+    """A card's index in the deck (the bit the players' masks use), from its code."""
+    return Card.parse(code).index
+
+
+def random_position(number: int, steps: int, seed: int, moon_off_shooter: bool = False) -> Game:
+    """A game ``steps`` actions in, by random legal moves."""
+    game = Game.new(number, moon_off_shooter)
+    rng = SplitMix64.for_key(seed, number)
+    for _ in range(steps):
+        if game.phase == "passing":
+            for seat in range(4):
+                if not game.has_passed(seat):
+                    hand = game.hand(seat)
+                    rng.shuffle(hand)
+                    game.pass_cards(seat, hand[:3])
+        elif game.phase == "playing":
+            game.play(game.turn, rng.choice(game.legal_plays(game.turn)))
+        elif game.phase == "hand_over":
+            game.next_hand()
+        else:
+            break
+    return game
+
+
+# A mixed deal: each seat holds three low/middle ranks of every suit and one ace.
+MIXED = {
+    0: "2C 6C TC AC 2D 6D TD 2S 6S TS 2H 6H TH",
+    1: "3C 7C JC 3D 7D JD AD 3S 7S JS 3H 7H JH",
+    2: "4C 8C QC 4D 8D QD 4S 8S QS AS 4H 8H QH",
+    # 3: 5C 9C KC 5D 9D KD 5S 9S KS 5H 9H KH AH
+}
+
+
+# One suit each: you clubs, Pauline diamonds, Michele spades, Ben thirteen hearts.
+SUITS = {0: suit("C"), 1: suit("D"), 2: suit("S"), 3: suit("H")}

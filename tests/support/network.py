@@ -89,7 +89,7 @@ class Person:
         return response
 
 
-def seat_people(names, number: int) -> list[Person]:
+def seated(*names: str, number: int = 617) -> list[Person]:
     """People of these names at one new table (the first deals game ``number``, 0 for a secret
     deal), each joined by the link; not started."""
     people = [Person(name) for name in names]
@@ -99,9 +99,9 @@ def seat_people(names, number: int) -> list[Person]:
     return people
 
 
-def start_people(names, number: int) -> list[Person]:
-    """``seat_people``, then the dealer starts the game."""
-    people = seat_people(names, number)
+def started(*names: str, number: int = 617) -> list[Person]:
+    """``seated``, then the dealer starts the game."""
+    people = seated(*names, number=number)
     assert people[0].post("start").status_code == 200
     return people
 
@@ -163,3 +163,30 @@ def wind_back(code: str, seat: int, seconds: float) -> None:
     assert state.seats[seat].waiting_since, "the table is not waiting on that seat"
     state.seats[seat].waiting_since -= seconds
     Table.objects.filter(pk=row.pk).update(state=state.to_json())
+
+
+def settle(people: list[Person], htmx: bool = True, until=None, limit: int = 2_000) -> int:
+    """These people do what is needed, one action at a time, until none of them is needed or
+    ``until(state)`` holds; the number of actions taken."""
+    for done in range(limit):
+        state = table_of(people[0].code)[1]
+        moves = [(p, needed(p)) for p in people]
+        moves = [(p, m) for p, m in moves if m is not None]
+        if not moves or (until is not None and until(state)):
+            return done
+        person, (action, form) = moves[0]
+        response = person.post(action, htmx, **form)
+        assert response.status_code in (200, 303), (action, response.status_code)
+        if htmx:
+            assert 'class="status-line refusal"' not in response.content.decode(), (
+                action,
+                status_of(response.content.decode()),
+            )
+            after = table_of(people[0].code)[1]
+            assert_honest(response.content, unplayed_elsewhere(after, person.seat))
+    raise AssertionError("the game did not settle")
+
+
+def hand_over(state: TableState) -> bool:
+    """The first hand is over (``settle``'s ``until``): nobody has pressed OK on the sheet."""
+    return state.game.phase in ("hand_over", "game_over")

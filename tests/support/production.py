@@ -14,9 +14,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.support import REPO
 from tools import server
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def make_secret_key() -> str:

@@ -298,3 +298,15 @@ def copy(source: socket.socket, sink: socket.socket) -> None:
         for end in (source, sink):
             with contextlib.suppress(OSError):
                 end.shutdown(socket.SHUT_RDWR)
+
+
+def a_table_for_two(port: int, names: tuple[str, str] = ("Ada", "Bea")) -> tuple[Person, Person]:
+    """A dealer and a friend who sat down by the link: a table for two, not started."""
+    dealer, friend = Person(names[0], port), Person(names[1], port)
+    friend.join(dealer.deal())
+    return dealer, friend
+
+
+def hand_of(person: Person) -> list[str]:
+    """The cards of the person's hand not raised (not yet chosen to pass)."""
+    return re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', person.table())

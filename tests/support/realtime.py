@@ -81,8 +81,11 @@ setInterval(() => {
 """
 
 
-def seated(browser: Browser, person: Person, port: int, reduced_motion: str = "no-preference"):
-    """A browser context holding ``person``'s cookies, on the table's page, the player loaded."""
+def seated_page(
+    browser: Browser, person: Person, port: int, script: str, reduced_motion: str = "reduce"
+) -> Page:
+    """A browser context holding ``person``'s cookies, on the table's page at ``port``, with
+    ``script`` run in every page before its own."""
     context = browser.new_context(base_url=f"http://{HOST}:{port}", reduced_motion=reduced_motion)
     context.set_default_timeout(30_000)
     context.add_cookies(
@@ -91,16 +94,15 @@ def seated(browser: Browser, person: Person, port: int, reduced_motion: str = "n
             for name, value in person.cookies.items()
         ]
     )
-    context.add_init_script(PLAYER)
+    context.add_init_script(script)
     page = context.new_page()
     page.goto(f"/t/{person.code}/")
     return page
 
 
-def a_table_for_two(port: int) -> tuple[Person, Person]:
-    anna, bea = Person("Anna", port), Person("Bea", port)
-    bea.join(anna.deal())
-    return anna, bea
+def seated(browser: Browser, person: Person, port: int, reduced_motion: str = "no-preference"):
+    """``seated_page`` with the player loaded (``PLAYER``), animated by default."""
+    return seated_page(browser, person, port, PLAYER, reduced_motion)
 
 
 def play_a_hand(pages: list[Page], silence_poll: bool = False) -> None:
@@ -138,13 +140,14 @@ def arrivals(sender: Page, receiver: Page) -> list[float]:
 
 
 def summary(latencies: list[float]) -> str:
+    """Latencies in ms as one line: how many, mean, median, p95 and the worst."""
     ordered = sorted(latencies)
     if not ordered:
         return "n=0"
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return (
         f"n={len(ordered)} mean {statistics.mean(ordered):.0f} ms, "
-        f"p95 {p95:.0f} ms, max {ordered[-1]:.0f} ms"
+        f"median {statistics.median(ordered):.0f} ms, p95 {p95:.0f} ms, max {ordered[-1]:.0f} ms"
     )
 
 

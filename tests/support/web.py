@@ -2,10 +2,15 @@
 
 import re
 
+from django.conf import settings
+from django.contrib.sessions.backends.signed_cookies import SessionStore
+from django.http import HttpResponse
 from django.test import Client
 
-from game.engine import Game
-from game.web.session import load
+from game.engine import Game, SplitMix64
+from game.names import NAME_MAX
+from game.web.player import PlayerState, Stats
+from game.web.session import load, save
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -72,11 +77,77 @@ def play_to_end_of_hand(client: Client, htmx: bool = True):
 
 def store(client: Client, state) -> None:
     """Write a changed state into the client's signed cookie, as a response would."""
-    from django.conf import settings
-
-    from game.web.session import save
-
     session = client.session
     save(session, state)
     session.save()
     client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+
+
+PART = re.compile(r"^([a-z]+);dur=(\d+(?:\.\d+)?)$")
+
+
+def parts(response) -> dict[str, float]:
+    header = response.headers.get("Server-Timing")
+    assert header, f"no Server-Timing on {response.status_code} {response.request['PATH_INFO']}"
+    found = {}
+    for part in header.split(", "):
+        match = PART.match(part)
+        assert match, part
+        found[match.group(1)] = float(match.group(2))
+    return found
+
+
+LIMIT = 4096
+
+
+LONG_NAME = "\U0001d11e" * NAME_MAX  # 20 characters, each escaped to 12 bytes in JSON
+
+
+BIG_STATS = Stats(
+    played=999_999, won=999_999, streak=-999_999, longest_win=999_999,
+    longest_loss=999_999, best=-999, moons=999_999,
+)  # fmt: skip
+
+
+def set_cookie_length(state: PlayerState) -> int:
+    """The length of the header a response would send for this state."""
+    session = SessionStore()
+    save(session, state)
+    session.save()
+    response = HttpResponse()
+    response.set_cookie(
+        settings.SESSION_COOKIE_NAME,
+        session.session_key,
+        max_age=settings.SESSION_COOKIE_AGE,
+        secure=True,
+        httponly=True,
+        samesite="Lax",
+    )
+    return len(response.cookies.output(header="Set-Cookie:"))
+
+
+def longest_random_game(tries: int = 60) -> list[Game]:
+    """Every state of the longest of ``tries`` seeded random games (most hands)."""
+    best: list[Game] = []
+    for attempt in range(tries):
+        rng = SplitMix64.for_key(4096, attempt)
+        game = Game.new(1 + attempt * 7919, moon_off_shooter=attempt % 2 == 1)
+        states = [game.copy()]
+        while game.phase != "game_over":
+            if game.phase == "hand_over":
+                game.next_hand()
+            elif game.phase == "passing":
+                for seat in range(4):
+                    hand = game.hand(seat)
+                    picks = []
+                    while len(picks) < 3:
+                        card = rng.choice(hand)
+                        if card not in picks:
+                            picks.append(card)
+                    game.pass_cards(seat, picks)
+            else:
+                game.play(game.turn, rng.choice(game.legal_plays(game.turn)))
+            states.append(game.copy())
+        if len(states[-1].history) > len(best[-1].history if best else []):
+            best = states
+    return best

@@ -1,67 +1,22 @@
 """The whole Set-Cookie header stays under 4,096 bytes in every state a game can reach."""
 
 from django.conf import settings
-from django.contrib.sessions.backends.signed_cookies import SessionStore
-from django.http import HttpResponse
 
-from game.engine import Game, SplitMix64
 from game.engine.handlog import kept_for_review
-from game.names import NAME_MAX
-from game.web.player import PlayerState, Stats
-from game.web.session import save
-from tests.support.web import game_of, pass_three, post, state_of, store
+from game.web.player import PlayerState
+from tests.support.web import (
+    BIG_STATS,
+    LIMIT,
+    LONG_NAME,
+    game_of,
+    longest_random_game,
+    pass_three,
+    post,
+    set_cookie_length,
+    state_of,
+    store,
+)
 from tests.support.web import named_client as make_client
-
-LIMIT = 4096
-LONG_NAME = "\U0001d11e" * NAME_MAX  # 20 characters, each escaped to 12 bytes in JSON
-BIG_STATS = Stats(
-    played=999_999, won=999_999, streak=-999_999, longest_win=999_999,
-    longest_loss=999_999, best=-999, moons=999_999,
-)  # fmt: skip
-
-
-def set_cookie_length(state: PlayerState) -> int:
-    """The length of the header a response would send for this state."""
-    session = SessionStore()
-    save(session, state)
-    session.save()
-    response = HttpResponse()
-    response.set_cookie(
-        settings.SESSION_COOKIE_NAME,
-        session.session_key,
-        max_age=settings.SESSION_COOKIE_AGE,
-        secure=True,
-        httponly=True,
-        samesite="Lax",
-    )
-    return len(response.cookies.output(header="Set-Cookie:"))
-
-
-def longest_random_game(tries: int = 60) -> list[Game]:
-    """Every state of the longest of ``tries`` seeded random games (most hands)."""
-    best: list[Game] = []
-    for attempt in range(tries):
-        rng = SplitMix64.for_key(4096, attempt)
-        game = Game.new(1 + attempt * 7919, moon_off_shooter=attempt % 2 == 1)
-        states = [game.copy()]
-        while game.phase != "game_over":
-            if game.phase == "hand_over":
-                game.next_hand()
-            elif game.phase == "passing":
-                for seat in range(4):
-                    hand = game.hand(seat)
-                    picks = []
-                    while len(picks) < 3:
-                        card = rng.choice(hand)
-                        if card not in picks:
-                            picks.append(card)
-                    game.pass_cards(seat, picks)
-            else:
-                game.play(game.turn, rng.choice(game.legal_plays(game.turn)))
-            states.append(game.copy())
-        if len(states[-1].history) > len(best[-1].history if best else []):
-            best = states
-    return best
 
 
 def test_every_state_of_the_longest_random_game_fits_with_undo_long_name_and_stats():

@@ -170,16 +170,6 @@ def test_the_owner_can_read_the_cookie_without_the_key():
 # --- the real server -----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory):
-    root = tmp_path_factory.mktemp("staticfiles")
-    result = run(
-        ["manage.py", "collectstatic", "--noinput"], production_env(DJANGO_STATIC_ROOT=str(root))
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return root
-
-
 def loopback_env(static_root, workers: int) -> dict[str, str]:
     """Production settings on plain http://127.0.0.1, as docs/deploy.md describes."""
     return production_env(

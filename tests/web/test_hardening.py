@@ -13,8 +13,7 @@ from game.names import NAME_MAX, NAME_POINTS_MAX, clean_name
 from game.web.player import PlayerState
 from game.web.session import UNREADABLE_NOTICE
 from hearts_site.guard import MAX_BODY_BYTES
-from tests.support.web import HX, game_of, named_client, post
-from tests.web.test_server_timing import parts
+from tests.support.web import HX, game_of, named_client, parts, post
 
 CHARSETS = ["latin-1", "utf8", "ascii", "utf-16", "UTF-16LE", "iso-8859-1"]
 URLS = ["/healthz", "/", "/play", "/name", "/options", "/static/css/hearts.css", "/nowhere"]
@@ -189,7 +188,7 @@ def test_stats_keeps_the_unreadable_cookie_notice(htmx):
 
 
 def test_the_longest_name_still_leaves_the_cookie_room():
-    from tests.web.test_cookie_size import BIG_STATS, LIMIT, longest_random_game, set_cookie_length
+    from tests.support.web import BIG_STATS, LIMIT, longest_random_game, set_cookie_length
 
     # 20 clusters of 4 code points each, none alike: what compresses worst
     clusters = [

@@ -8,7 +8,7 @@ import pytest
 from game.engine import Card
 from game.engine.handlog import HandRecord
 from game.web.hand_review import cards_text
-from tests.support.network import needed, start_people, table_of
+from tests.support.network import hand_over, settle, started, table_of
 from tests.support.web import HX, game_of, named_client, play_to_end_of_hand, post, state_of
 
 pytestmark = pytest.mark.django_db
@@ -79,20 +79,9 @@ def test_an_unknown_step_shows_the_last_trick():
     assert shown_step(client.get("/review/99").content.decode()) == 13
 
 
-def finish_hand(people) -> None:
-    """Everyone does what the table needs until the first hand is over; nobody presses OK."""
-    while True:
-        for person in people:
-            if table_of(people[0].code)[1].game.phase in ("hand_over", "game_over"):
-                return
-            todo = needed(person)
-            if todo:
-                person.post(todo[0], **todo[1])
-
-
 def test_at_a_network_table_each_seat_reviews_from_its_own_seat_and_no_other_pass_shows():
-    people = start_people(["Ada", "Bob"], 617)
-    finish_hand(people)
+    people = started("Ada", "Bob", number=617)
+    settle(people, until=hand_over)
     game = table_of(people[0].code)[1].game
     passes = [game.passed(seat) for seat in range(4)]
     for person in people:
@@ -113,8 +102,8 @@ def test_at_a_network_table_each_seat_reviews_from_its_own_seat_and_no_other_pas
 
 
 def test_a_browser_without_a_seat_gets_no_review():
-    people = start_people(["Ada", "Bob"], 617)
-    finish_hand(people)
+    people = started("Ada", "Bob", number=617)
+    settle(people, until=hand_over)
     from django.test import Client
 
     response = Client().get(f"/t/{people[0].code}/review")
@@ -123,8 +112,8 @@ def test_a_browser_without_a_seat_gets_no_review():
 
 
 def test_at_a_network_table_the_last_hand_stays_reviewable_while_the_next_is_played():
-    people = start_people(["Ada", "Bob"], 617)
-    finish_hand(people)
+    people = started("Ada", "Bob", number=617)
+    settle(people, until=hand_over)
     first = table_of(people[0].code)[1].game.hand_number
     for person in people:
         person.post("next")
@@ -150,8 +139,8 @@ def test_the_review_is_worked_out_in_its_own_thread_pool_and_kept():
 
 
 def test_without_javascript_a_waiting_seat_reads_its_review_without_being_reloaded_away():
-    people = start_people(["Ada", "Bob"], 617)
-    finish_hand(people)
+    people = started("Ada", "Bob", number=617)
+    settle(people, until=hand_over)
     ada = people[0]
     ada.post("next", htmx=False)  # Ada is ready; the table waits for Bob
     assert 'http-equiv="refresh"' in ada.page().content.decode()

@@ -2,25 +2,10 @@
 long the rest took (reading the session, the engine, rendering): browsers' developer tools and
 the load test read it."""
 
-import re
-
 import pytest
 from django.test import Client
 
-from tests.support.web import HX, game_of, named_client, post, seq_of
-
-PART = re.compile(r"^([a-z]+);dur=(\d+(?:\.\d+)?)$")
-
-
-def parts(response) -> dict[str, float]:
-    header = response.headers.get("Server-Timing")
-    assert header, f"no Server-Timing on {response.status_code} {response.request['PATH_INFO']}"
-    found = {}
-    for part in header.split(", "):
-        match = PART.match(part)
-        assert match, part
-        found[match.group(1)] = float(match.group(2))
-    return found
+from tests.support.web import HX, game_of, named_client, parts, post, seq_of
 
 
 def assert_split(response, *expected: str) -> None:

@@ -3,13 +3,13 @@
 import gzip
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
 from game.web.respond import HTMX_VERSION
+from tests.support import REPO
 
-STATIC = Path(__file__).resolve().parents[2] / "static"
+STATIC = REPO / "static"
 CARDS = STATIC / "cards"
 VENDOR = STATIC / "vendor"
 ICON = STATIC / "img" / "hearts-icon.svg"

@@ -6,8 +6,6 @@ import re
 import sqlite3
 import urllib.parse
 
-import pytest
-
 from tests.support.production import Response, gunicorn, make_secret_key, production_env, run
 from tools.server import browser_request
 
@@ -74,15 +72,6 @@ def next_move(html: str) -> tuple[str, dict]:
         return "/play", {"seq": seq, "card": lit[-1]}
     assert 'action="/next"' in html, html
     return "/next", {"seq": seq}
-
-
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory):
-    root = tmp_path_factory.mktemp("static")
-    env = production_env(DJANGO_STATIC_ROOT=str(root))
-    result = run(["-m", "django", "collectstatic", "--noinput", "-v", "0"], env)
-    assert result.returncode == 0, result.stderr
-    return root
 
 
 def test_one_game_alternating_between_two_instances_is_played_to_the_end(static_root, tmp_path):

@@ -3,12 +3,12 @@ only the answer to an action animates and tells what is new; any other page show
 as it stands."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 from game.engine import CompletedTrick
 from game.web import table
+from tests.support import REPO
 from tests.support.web import (
     HX,
     game_of,
@@ -20,7 +20,7 @@ from tests.support.web import (
     status_of,
 )
 
-TICKS_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "ticks.css"
+TICKS_CSS = REPO / "static" / "css" / "ticks.css"
 
 
 def spoken(html: str) -> str:

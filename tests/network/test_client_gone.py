@@ -16,7 +16,7 @@ import psycopg
 import pytest
 
 from hearts_site.accesslog import CLIENT_CLOSED, logged_status
-from tests.push_support import HOST, Person, instance, on_postgres, site_env, version_of
+from tests.support.push import HOST, Person, instance, on_postgres, site_env, version_of
 from tools.server import browser_request
 
 SELECT_LINE = re.compile(r'"POST /t/[A-Za-z0-9_-]{22}/select HTTP/1\.1" (\d{3}) (\d+|-) ')
