@@ -9,7 +9,7 @@ from tests.golden_moves import decisions_hash
 
 # Games 1 (standard moon rule) and 2 ("26 off the shooter") with four computer players, and
 # games 1001 and 1002 with a scripted person in seat 0, each played to its end.
-GOLDEN = "bab3af661558ecdf64d504c7fdcd11dd51747f1187c6eb92ac49ac7498d8898d"
+GOLDEN = "0d094c3ab05bde3fd701a7a35d965a9e7cca13c810ee43dfa7fc0601766bccc8"
 
 
 def test_the_players_decide_as_they_always_have():

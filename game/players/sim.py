@@ -67,10 +67,6 @@ HIGH_SPADES = (1 << KS) | (1 << AS)
 THREAT_POINTS = 10  # when a lone taker of every point so far is worth fighting
 THREAT_TRICKS = 8  # from this many tricks on, a lone taker of any points is worth fighting
 SHOOT_POINTS = 18  # when a lone taker of every point so far goes for the rest
-NOISE = 200  # in 1,024ths: the share of playout cards chosen at random among the legal ones
-NOISE_MULT = 1103515245  # a 31-bit linear congruential step, the same in both forms
-NOISE_ADD = 12345
-NOISE_MASK = 0x7FFFFFFF
 LAST_TRICK = 13
 SUIT_ORDER = (CLUBS, DIAMONDS, SPADES, HEARTS)
 MASK64 = (1 << 64) - 1
@@ -357,21 +353,6 @@ def _lead_to_win(legal, hand, gone):
     return high(legal)
 
 
-@hot
-def random_legal(hand, n, win, first, broken, r):
-    """The legal card numbered ``r`` modulo their count (a random one for a random ``r``)."""
-    if n == 0:
-        legal = lead_mask(hand, first, broken)
-    else:
-        legal = hand & SUIT[win // RANKS_PER_SUIT]
-        if not legal:
-            legal = discard_mask(hand, first)
-    k = r % count(legal)
-    for _ in range(k):
-        legal &= legal - 1
-    return low(legal)
-
-
 # ---- the playout ----------------------------------------------------------------------------
 
 
@@ -386,15 +367,6 @@ def play_out(hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, h
     for i in range(n):
         trick_bits |= 1 << trick[i]
     played = 0
-    noise = 0
-    if NOISE:
-        # seeded by the deal as it stood when the trick began: the same for every candidate
-        for s in range(4):
-            h = hands[s]
-            for i in range(n):
-                if (leader + i) % 4 == s:
-                    h |= 1 << trick[i]
-            noise = (noise * 31 + (h & NOISE_MASK) + (h >> 31)) & NOISE_MASK
     while True:
         total = pts[0] + pts[1] + pts[2] + pts[3]
         threat = -1
@@ -452,11 +424,6 @@ def play_out(hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, h
                     (leader + win_i) % 4,
                     voids,
                 )
-            if NOISE and plan_seat < 0 and threat != me:
-                # a moon plan, ours or the one the others fight, plays without noise
-                noise = (noise * NOISE_MULT + NOISE_ADD) & NOISE_MASK
-                if (noise >> 8) & 1023 < NOISE:
-                    c = random_legal(hands[seat], n, win, first, broken, noise >> 18)
             hands[seat] ^= 1 << c
             trick_bits |= 1 << c
             record[played] = c
