@@ -91,7 +91,7 @@ def decide_play(view: View, core, even: bool = False, budget: int | None = None)
 
     ``even``: where others watch how long a decision takes (a network table), a card that
     needs no search (the only legal one, or the only one worth playing) is searched for
-    anyway, over the whole hand as if every card were playable, and that search is thrown
+    anyway, over three of its cards as if all were playable, and that search is thrown
     away; and no search stops early when one card is left in the running (it spends its whole
     budget on that card). A forced card does the same work as a searched one, so the answer's
     time does not tell how many legal cards the seat had. The card chosen is the same either
@@ -104,7 +104,11 @@ def decide_play(view: View, core, even: bool = False, budget: int | None = None)
     budget = budget or budget_of(core)
     if len(candidates) == 1:
         if even:
-            _search(view, know, cards_of(know.hand), first, broken, core, budget, full=True)
+            # three of its cards, as if all were playable: late in the hand, where the deal cap
+            # binds, a search's work grows with its candidates, and three is the usual number
+            held = list(cards_of(know.hand))
+            shadow = [held[0], held[len(held) // 2], held[-1]] if len(held) > 2 else held
+            _search(view, know, shadow, first, broken, core, budget, full=True)
         return candidates[0]
     return _search(view, know, candidates, first, broken, core, budget, full=even)
 
