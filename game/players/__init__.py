@@ -6,7 +6,7 @@ decision code sees that view alone, so it cannot peek at another seat's cards.
 
 from __future__ import annotations
 
-from game.engine import DECK, Game
+from game.engine import DECK, Game, Phase
 
 from . import jit
 from .brain import decide_pass, decide_play
@@ -17,7 +17,7 @@ __all__ = ["View", "choose_even_play", "choose_pass", "choose_play", "view_of"]
 
 def choose_pass(game: Game, seat: int) -> list[str]:
     """Three cards from ``seat``'s hand to pass, during the passing phase."""
-    if game.phase != "passing":
+    if game.phase != Phase.PASSING:
         raise ValueError("cards are not being passed now")
     return [DECK[c].code for c in decide_pass(view_of(game, seat), jit.core())]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.engine import SplitMix64, rules
+from game.engine import Phase, SplitMix64, rules
 from game.engine.rules import ALL_CARDS, FIRST_HEART, HEART_MASK, POINT_MASK, QS, QS_BIT, SUIT
 
 from . import sim
@@ -69,7 +69,7 @@ def knowledge_of(view: View) -> Knowledge:
     need = view.hand_sizes()
     need[me] = 0
     fixed = [0, 0, 0, 0]
-    if view.phase == "playing" and view.pass_target is not None:
+    if view.phase == Phase.PLAYING and view.pass_target is not None:
         for card in view.passed:
             if unknown >> card & 1:
                 fixed[view.pass_target] |= 1 << card

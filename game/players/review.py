@@ -1,7 +1,8 @@
 """The hand review's analysis, by the players' own search: what the hint would have played,
 the expected points of each card the seat could play, of its pass against the hint's, and what
-the computer players would have taken in the seat. ``game.review`` keeps the hand's record and
-says all this in English; the searching happens here, with the players' public names only.
+the computer players would have taken in the seat. ``game.engine.handlog`` keeps the hand's
+record and ``game.web.hand_review`` says all this in English; the searching happens here, with
+the players' public names only.
 
 Every generator is keyed by public facts of the hand (or a one-way key of the secret seed), so
 an analysis is the same each time it is asked for.
@@ -13,7 +14,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.engine import DECK, SEATS, Game, SplitMix64, rules
+from game.engine import DECK, SEATS, Game, Phase, SplitMix64, rules
 from game.engine.rules import HEART_MASK, MOON, legal_mask, suit_of
 
 from . import choose_pass, choose_play, jit
@@ -227,11 +228,11 @@ def computers_in_seat(game: Game, seat: int, think=decide) -> tuple[int, int]:
     in every seat, passes included: ``seat``'s score for the hand and its points before the
     moon rule. The same each time: the players' generators are keyed by the game and the hand.
     Each decision goes through ``think(fn, *args)``."""
-    if game.phase == "passing":
+    if game.phase == Phase.PASSING:
         choices = [think(choose_pass, game, s) for s in SEATS]
         for s in SEATS:
             game.pass_cards(s, choices[s])
-    while game.phase == "playing":
+    while game.phase == Phase.PLAYING:
         turn = game.turn
         game.play(turn, think(choose_play, game, turn))
     points = game.hand_points()

@@ -1,7 +1,7 @@
 """Today's players, frozen: Pauline, Michele and Ben as they stood on 2 December 2026 (commit
 d4ff45d), before issue 32's strength work. A yardstick, not a player: the bench measures the
 players of ``game.players`` against this copy, so this copy must never change (its moves are
-pinned by tests/test_today_frozen.py). A change here moves the bench's figures, and then no
+pinned by tests/tools/test_today_frozen.py). A change here moves the bench's figures, and then no
 figure before it compares with any after it.
 
 It is a copy of ``game.players``'s simulator (``sim``, ``bits``, ``hot``), deal sampler

@@ -3,7 +3,8 @@
 The search plays thousands of cards per decision, so this module avoids the ``Game`` class and
 its strings: a hand is an int whose bit ``i`` is card ``i``, as in ``game.engine.rules``, whose
 legality, trick winner and scoring it restates. ``playout`` inlines the trick winner and the
-points in its loop for speed; tests/test_rules_and_simulator.py pins that loop to the engine.
+points in its loop for speed; tests/players/test_rules_and_simulator.py pins that loop to the
+engine.
 ``pick`` is also the players' fallback and a readable statement of their card sense.
 
 One source, two forms (see ``tools.today.jit``): imported as usual this is plain Python; loaded
