@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from game.network.codes import CODE, CODE_PATTERN
+from game.network.codes import CODE_PATTERN, TABLE_PATH
 from tools import loadtest
 from tools.loadtest import HOST, collectstatic, production_env
 from tools.server import browser_request
@@ -120,7 +120,7 @@ class Person:
             self.token = found.group(1)
         if status == 303:
             location = response.headers.get("Location", "")
-            code = re.match(rf"/t/({CODE})/", location)
+            code = TABLE_PATH.match(location)
             if code:
                 self.code = code.group(1)
         return status, html

@@ -15,11 +15,11 @@ import threading
 import time
 from pathlib import Path
 
+from game.network.codes import TABLE_PATH
 from tests.support.production import gunicorn, make_secret_key, production_env, run
 from tools.server import browser_request
 
 HOST = "127.0.0.1"
-CODE_IN_URL = re.compile(r"/t/([A-Za-z0-9_-]{22})/")
 
 
 def on_postgres() -> bool:
@@ -92,7 +92,7 @@ class Person:
             "POST", "/network", {"role": "dealer", "name": self.name, "number": ""}
         )
         assert status == 303, text[:500]
-        self.code = CODE_IN_URL.search(location).group(1)
+        self.code = TABLE_PATH.search(location).group(1)
         return self.code
 
     def join(self, code: str) -> None:
