@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.production import clean_env
-from tests.support.push import HOST, Person
+from tests.support.push import HOST, Person, a_table_for_two, instance, site_env
 from tools.server import REPO, free_port, healthy
 
 HAND_TIMEOUT_MS = 90_000
@@ -111,6 +111,21 @@ def seated_page(
 def seated(browser: Browser, person: Person, port: int, reduced_motion: str = "no-preference"):
     """``seated_page`` with the player loaded (``PLAYER``), animated by default."""
     return seated_page(browser, person, port, PLAYER, reduced_motion)
+
+
+@contextlib.contextmanager
+def listening_to_her_stream(browser: Browser, tmp_path: Path):
+    """Anna and Bea at a started table on one instance: Anna a plain-HTTP person, Bea a page
+    (the player loaded, not started) whose timed poll is silenced, once her stream has told her
+    a version, so that only the stream brings Anna's moves. Yields (anna, bea)."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        anna, bea_person = a_table_for_two(server.port, ("Anna", "Bea"))
+        anna.act("start")
+        bea = seated(browser, bea_person, server.port)
+        bea.evaluate("() => { window.__silence_poll = true; }")
+        bea.wait_for_function("() => window.__told.length > 0")
+        yield anna, bea
 
 
 def play_a_hand(pages: list[Page], silence_poll: bool = False) -> None:
