@@ -12,18 +12,18 @@ from hearts_site.streams import Streams
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 # A thread that wants the interpreter gets it from a thinking move within 1 ms instead of 5.
 sys.setswitchinterval(0.001)
-# Threads per process: pages and /healthz, and moves. The computer players' thinking, the CPU
-# work of a move, is one at a time per process by its own semaphore (game.seating.Clock); the
-# other move threads serve the moves that need no thinking, so a move at one network table does
-# not queue behind another table's thinking. Pages get two threads: drawing a table is CPU work
-# under the interpreter lock too, so more page threads draw no faster, and each one more that is
-# busy takes a share of the lock from the moves (with eight, a move under load waited behind up
-# to eight drawn polls; the README gives tools.netload's figures). While a page request waits
-# for a thread (HEARTS_POLL_BACKLOG: this many waiting; 0 never), or a move is being worked out
-# (HEARTS_POLL_MOVES: this many; 0 never), a poll that would draw the table is answered "later"
-# on the event loop instead (hearts_site.streams): htmx asks again in two seconds and one drawing
-# then shows all that came meanwhile, so a busy process draws fewer tables and no drawing that
-# starts takes the interpreter from a move. A page a trick behind is drawn however busy
+# Threads per process: pages and /healthz, and moves. The computer players' thinking, the CPU work
+# of a move, is one at a time per process by its own semaphore (game.seating.Clock); the other
+# move threads serve the moves that need no thinking, so a move at one network table does not
+# queue behind another table's thinking. Pages get two threads: drawing a table is CPU work under
+# the interpreter lock too, so more page threads draw no faster, and each one more that is busy
+# takes a share of the lock from the moves (with eight, a move under load waited behind up to
+# eight drawn polls; docs/measurements.md gives tools.netload's figures). While a page request
+# waits for a thread (HEARTS_POLL_BACKLOG: this many waiting; 0 never), or a move is being worked
+# out (HEARTS_POLL_MOVES: this many; 0 never), a poll that would draw the table is answered
+# "later" on the event loop instead (hearts_site.streams): htmx asks again in two seconds and one
+# drawing then shows all that came meanwhile, so a busy process draws fewer tables and no drawing
+# that starts takes the interpreter from a move. A page a trick behind is drawn however busy
 # (game.network.quiet.LATER_VERSIONS).
 front = Bridge(
     get_wsgi_application(),

@@ -25,11 +25,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from game.network.codes import BEHIND  # game.network.quiet: this poll's page is behind
 from hearts_site.accesslog import ANSWER, CLIENT_CLOSED
 from hearts_site.guard import max_body_bytes, refusal
 
 QUEUE_KEY = "hearts.queue_ms"  # the environ key ServerTimingMiddleware reads
-BEHIND = "hearts.behind"  # game.network.quiet: this poll's page is behind what was heard
 GONE_WAIT_SECONDS = 0.05  # client_gone: a client still there is heard of no sooner
 
 

@@ -1,2 +1,2 @@
 """Measuring tools, outside the app: benchmarks, load tests, attacks and the server launcher
-they share with tests/production.py. Run as python -m tools.NAME."""
+they share with tests/support/production.py. Run as python -m tools.NAME."""

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools import server
-from tools.server import HOST, REPO
+from tools.server import HOST, REPO, browser_answer
 from tools.stats import median, percentile
 
 TIMEOUT = 30
@@ -150,17 +150,8 @@ class Browser:
         ms = (time.perf_counter() - start) * 1000
         if response.will_close:
             self.close()
-        for line in response.headers.get_all("Set-Cookie") or []:
-            pair, *attributes = line.split(";")
-            name, _, value = pair.strip().partition("=")
-            if any(a.strip().lower() == "max-age=0" for a in attributes) or value in ("", '""'):
-                self.cookies.pop(name, None)
-            else:
-                self.cookies[name] = value
         html = data.decode("utf-8", "replace")
-        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
-        if found:
-            self.token = found.group(1)
+        self.token = browser_answer(self.cookies, self.token, response.headers, html)
         sample = Sample(
             path,
             response.status,

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from game.network.codes import CODE, CODE_PATTERN
+from game.network.codes import CODE_PATTERN, TABLE_PATH
 from tools import loadtest
 from tools.loadtest import HOST, collectstatic, production_env
-from tools.server import browser_request
+from tools.server import browser_answer, browser_request
 from tools.stats import median, percentile
 
 TIMEOUT = 30
@@ -111,16 +111,11 @@ class Person:
         if status >= 400:
             self.stats.error(f"{method} {path}: HTTP {status}")
             return status, ""
-        for line in response.headers.get_all("Set-Cookie") or []:
-            name, _, value = line.split(";")[0].partition("=")
-            self.cookies[name.strip()] = value
         html = data.decode("utf-8", "replace")
-        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
-        if found:
-            self.token = found.group(1)
+        self.token = browser_answer(self.cookies, self.token, response.headers, html)
         if status == 303:
             location = response.headers.get("Location", "")
-            code = re.match(rf"/t/({CODE})/", location)
+            code = TABLE_PATH.match(location)
             if code:
                 self.code = code.group(1)
         return status, html

@@ -1,11 +1,13 @@
 """The one way the measuring tools and the production-like tests start the site: the Procfile's
 command (`gunicorn hearts_site.asgi -c gunicorn.conf.py`) on a free loopback port, waited for
-until /healthz answers 200, and stopped afterwards."""
+until /healthz answers 200, and stopped afterwards; and how their simulated browsers speak to it
+(``browser_request``, ``browser_answer``)."""
 
 from __future__ import annotations
 
 import contextlib
 import http.client
+import re
 import socket
 import subprocess
 import sys
@@ -33,6 +35,23 @@ def browser_request(
         body = urllib.parse.urlencode({"csrfmiddlewaretoken": token, **form})
         headers["Content-Type"] = "application/x-www-form-urlencoded"
     return headers, body
+
+
+TOKEN_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def browser_answer(cookies: dict[str, str], token: str, headers, html: str) -> str:
+    """What a browser keeps of an answer: its cookies into ``cookies`` (one set to expire, or to
+    nothing, is dropped), and the CSRF token a page's form carries, returned (else ``token``)."""
+    for line in headers.get_all("Set-Cookie") or []:
+        pair, *attributes = line.split(";")
+        name, _, value = pair.strip().partition("=")
+        if any(a.strip().lower() == "max-age=0" for a in attributes) or value in ("", '""'):
+            cookies.pop(name, None)
+        else:
+            cookies[name] = value
+    found = TOKEN_FIELD.search(html)
+    return found.group(1) if found else token
 
 
 def free_port() -> int:

@@ -11,6 +11,10 @@ CODE = r"[A-Za-z0-9_-]{22}"
 CODE_PATTERN = re.compile(CODE)
 LINK_PATTERN = re.compile(rf"(?:^|/t/)({CODE})/?$")  # a table's link as pasted, or its code
 
+# In a poll's ASGI scope, then its WSGI environ (the Bridge copies it): a newer version of the
+# polled table was heard (game.network.quiet sets it, its middleware reads it).
+BEHIND = "hearts.behind"
+
 
 def new_code() -> str:
     return secrets.token_urlsafe(16)
@@ -19,3 +23,6 @@ def new_code() -> str:
 def path_pattern(tail: str) -> re.Pattern[str]:
     """/t/<code>/``tail``, the code captured: a table's address for the front's forks."""
     return re.compile(rf"/t/({CODE})/{tail}")
+
+
+TABLE_PATH = path_pattern("")  # /t/<code>/ at the start of a table's address (a Location)

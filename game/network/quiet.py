@@ -23,10 +23,8 @@ from django.utils import timezone
 
 from game.models import LIFETIME, Table
 from game.network import bus, store
-from game.network.codes import CODE_PATTERN, path_pattern
+from game.network.codes import BEHIND, CODE_PATTERN, path_pattern
 from game.network.stream import stream_headers
-
-BEHIND = "hearts.behind"  # scope and environ: a newer version of the polled table was heard
 
 # A poll is put off only while its page is fewer versions behind than this (a trick's four cards),
 # as the listener heard them: a page never falls further behind for a busy process.

@@ -131,7 +131,8 @@ def test_focus_goes_to_the_hand_after_ok_and_to_the_sheet_at_the_end_of_a_hand(
     expect(page.locator(CARDS).first).to_be_focused()
 
 
-# 5 is test_5_a_listener_hears_the_whole_story_once_and_in_order in test_browser_transcripts.py
+# 5 is test_5_a_listener_hears_the_whole_story_once_and_in_order in
+# tests/browser/test_transcripts.py
 
 
 # 6 -----------------------------------------------------------------------------------------

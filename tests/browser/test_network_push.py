@@ -28,7 +28,7 @@ from tests.support.push import (
     site_env,
     version_of,
 )
-from tests.support.realtime import seated_page, summary
+from tests.support.realtime import SEEN_AND_TOLD, seated_page, summary
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,31 +38,16 @@ LIT = "#table .hand-form[action] .card:not([aria-disabled='true'])"
 
 # In every page: the wall-clock time of each click on a card, the first time each card is put
 # on the table (a played card in the centre, added to the page), and each version streamed.
-WATCH = """
+WATCH = (
+    """
 window.__clicked = {}; window.__seen = {}; window.__told = [];
 document.addEventListener('click', e => {
   const card = e.target.closest && e.target.closest('.hand .card');
   if (card) window.__clicked[card.value] = Date.now();
 }, true);
-new MutationObserver(records => {
-  const now = Date.now();
-  for (const record of records) for (const node of record.addedNodes) {
-    if (!node.querySelectorAll) continue;
-    for (const el of [node, ...node.querySelectorAll('.center .played')]) {
-      const face = [...el.classList].find(c => c.startsWith('face-'));
-      if (el.matches('.center .played') && face && !(face.slice(5) in window.__seen))
-        window.__seen[face.slice(5)] = now;
-    }
-  }
-}).observe(document, {subtree: true, childList: true});
-const Original = window.EventSource;
-window.EventSource = class extends Original {
-  constructor(url, options) {
-    super(url, options);
-    this.addEventListener('table', e => window.__told.push(Number(e.data)));
-  }
-};
 """
+    + SEEN_AND_TOLD
+)
 
 
 def click(page: Page, locator) -> None:

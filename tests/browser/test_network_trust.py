@@ -20,7 +20,8 @@ def test_a_lobby_kept_by_a_dealer_without_javascript_and_the_menu_keys_at_the_ta
 ):
     # Every page here without script is driven by the test itself: a reload of its own (the
     # lobby's meta refresh) starting during a goto or a click aborts that navigation, which CI
-    # saw once. What a page without script sees by reloading is tested in test_browser_network.
+    # saw once. What a page without script sees by reloading is tested in
+    # tests/browser/test_network.py.
     settings.HEARTS_REFRESH_SECONDS = 600
     base = live_server.url
     dealer = fresh_context(base_url=base, java_script_enabled=False, bypass_csp=True).new_page()

@@ -18,10 +18,11 @@ import time
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.push import a_table_for_two, instance, on_postgres, site_env, version_of
+from tests.support.push import a_table_for_two, hand_of, instance, on_postgres, site_env, version_of
 from tests.support.realtime import (
     arrivals,
     bin_serve,
+    listening_to_her_stream,
     play_a_hand,
     seated,
     summary,
@@ -83,13 +84,7 @@ def test_a_notice_arriving_during_a_moves_answer_is_fetched_once_the_answer_is_i
     """Bea presses Pass; the server saves it, but its answer is held on the way. Meanwhile Anna
     passes, and Bea's stream tells her page of that newer version while her own request is out.
     When her answer comes, the page draws it and then fetches Anna's pass: no timed poll."""
-    env = site_env(tmp_path)
-    with instance(env, tmp_path, "a") as server:
-        anna, bea_person = a_table_for_two(server.port, ("Anna", "Bea"))
-        anna.act("start")
-        bea = seated(browser, bea_person, server.port)
-        bea.evaluate("() => { window.__silence_poll = true; }")
-        bea.wait_for_function("() => window.__told.length > 0")
+    with listening_to_her_stream(browser, tmp_path) as (anna, bea):
         for _ in range(3):
             before = bea.locator("#table").get_attribute("data-seq")
             card = bea.locator("#table .hand .card:not(.raised)").first
@@ -106,9 +101,7 @@ def test_a_notice_arriving_during_a_moves_answer_is_fetched_once_the_answer_is_i
         while not held:
             bea.wait_for_timeout(10)
         route, answer = held[0]
-        for card in re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', anna.table())[
-            :3
-        ]:
+        for card in hand_of(anna)[:3]:
             anna.act("select", card=card)
         version = version_of(anna.act("pass"))
         bea.wait_for_function("v => window.__told.includes(v)", arg=version)
@@ -125,13 +118,7 @@ def test_after_fetches_put_off_the_pages_own_move_ends_the_waiting(browser: Brow
     newer table is drawn (here by the page's own move), that waiting is over: the next notice's
     fetch, put off once, is asked again 50 ms on, not after the long wait the earlier ones
     built up (which a poll's URL in the access log makes look like the timed poll)."""
-    env = site_env(tmp_path)
-    with instance(env, tmp_path, "a") as server:
-        anna, bea_person = a_table_for_two(server.port, ("Anna", "Bea"))
-        anna.act("start")
-        bea = seated(browser, bea_person, server.port)
-        bea.evaluate("() => { window.__silence_poll = true; }")
-        bea.wait_for_function("() => window.__told.length > 0")
+    with listening_to_her_stream(browser, tmp_path) as (anna, bea):
         asked: list[tuple[float, str]] = []
         put_off = {"left": 5}
 
@@ -147,7 +134,7 @@ def test_after_fetches_put_off_the_pages_own_move_ends_the_waiting(browser: Brow
                 route.continue_()
 
         bea.route(re.compile(r"/poll\?"), answer)
-        cards = re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', anna.table())
+        cards = hand_of(anna)
         anna.act("select", card=cards[0])
         while len(asked) < 5:  # put off five times: 50, 100, 200, 400 ms apart
             bea.wait_for_timeout(10)

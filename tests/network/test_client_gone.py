@@ -15,11 +15,12 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from game.network.codes import CODE
 from hearts_site.accesslog import CLIENT_CLOSED, logged_status
 from tests.support.push import HOST, Person, instance, on_postgres, site_env, version_of
 from tools.server import browser_request
 
-SELECT_LINE = re.compile(r'"POST /t/[A-Za-z0-9_-]{22}/select HTTP/1\.1" (\d{3}) (\d+|-) ')
+SELECT_LINE = re.compile(rf'"POST /t/{CODE}/select HTTP/1\.1" (\d{{3}}) (\d+|-) ')
 DEADLINE_SECONDS = 15
 
 

@@ -8,10 +8,9 @@ from django.test import Client
 
 from game.engine import Card
 from game.models import Table
+from game.network.codes import TABLE_PATH
 from game.network.state import TableState
 from tests.support.web import HX, status_of  # noqa: F401 (the network tests take them from here)
-
-CODE_IN_URL = re.compile(r"^/t/([A-Za-z0-9_-]{22})/")
 
 
 def table_of(code: str) -> tuple[Table, TableState]:
@@ -46,7 +45,7 @@ class Person:
             )
         )
         assert response.status_code == 303, response.content[:400]
-        self.code = CODE_IN_URL.match(response["Location"]).group(1)
+        self.code = TABLE_PATH.match(response["Location"]).group(1)
         self.seat = 0
         return self.code
 

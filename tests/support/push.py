@@ -15,11 +15,11 @@ import threading
 import time
 from pathlib import Path
 
+from game.network.codes import TABLE_PATH
 from tests.support.production import gunicorn, make_secret_key, production_env, run
-from tools.server import browser_request
+from tools.server import browser_answer, browser_request
 
 HOST = "127.0.0.1"
-CODE_IN_URL = re.compile(r"/t/([A-Za-z0-9_-]{22})/")
 
 
 def on_postgres() -> bool:
@@ -75,15 +75,10 @@ class Person:
             conn.request(method, path, body=body, headers=headers)
             answer = conn.getresponse()
             status, text = answer.status, answer.read().decode()
-            for line in answer.headers.get_all("Set-Cookie") or []:
-                name, _, value = line.split(";")[0].partition("=")
-                self.cookies[name.strip()] = value
+            self.token = browser_answer(self.cookies, self.token, answer.headers, text)
             location = answer.headers.get("Location", "")
         finally:
             conn.close()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text)
-        if token:
-            self.token = token.group(1)
         return status, text, location
 
     def deal(self) -> str:
@@ -92,7 +87,7 @@ class Person:
             "POST", "/network", {"role": "dealer", "name": self.name, "number": ""}
         )
         assert status == 303, text[:500]
-        self.code = CODE_IN_URL.search(location).group(1)
+        self.code = TABLE_PATH.search(location).group(1)
         return self.code
 
     def join(self, code: str) -> None:

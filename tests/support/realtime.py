@@ -14,30 +14,14 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.production import clean_env
-from tests.support.push import HOST, Person
+from tests.support.push import HOST, Person, a_table_for_two, instance, site_env
 from tools.server import REPO, free_port, healthy
 
 HAND_TIMEOUT_MS = 90_000
 
-# In every page: each card's send (the moment the page lets it go: its form submitted), the
-# first moment each card is on the table (a played card in the centre, added to the page), the
-# versions streamed, and a player who presses whatever the page offers as soon as it may.
-# ``window.__go`` starts the player; ``window.__silence_poll`` stops the page's timed poll, so
-# that only the stream can bring the other person's moves.
-PLAYER = """
-window.__go = false; window.__silence_poll = false;
-window.__clicked = {}; window.__seen = {}; window.__told = [];
-document.addEventListener('submit', e => {
-  const card = e.submitter;
-  if (card && card.matches('.hand .card') && e.target.matches('.hand-form[action$="/play"]'))
-    window.__clicked[card.value] = Date.now();
-});
-document.addEventListener('htmx:beforeRequest', e => {
-  const elt = e.detail.elt;
-  if (window.__silence_poll && elt && elt.classList && elt.classList.contains('net-poll'))
-    e.preventDefault();
-}, true);
-new MutationObserver(records => {
+# A played card's first moment on the table (in the centre, added to the page) into
+# ``window.__seen``, and each version the page's stream tells into ``window.__told``.
+SEEN_AND_TOLD = """new MutationObserver(records => {
   const now = Date.now();
   for (const record of records) for (const node of record.addedNodes) {
     if (!node.querySelectorAll) continue;
@@ -55,7 +39,30 @@ window.EventSource = class extends Original {
     this.addEventListener('table', e => window.__told.push(Number(e.data)));
   }
 };
-window.__handOver = () => !!document.querySelector(
+"""
+
+# In every page: each card's send (the moment the page lets it go: its form submitted), the
+# first moment each card is on the table (a played card in the centre, added to the page), the
+# versions streamed, and a player who presses whatever the page offers as soon as it may.
+# ``window.__go`` starts the player; ``window.__silence_poll`` stops the page's timed poll, so
+# that only the stream can bring the other person's moves.
+PLAYER = (
+    """
+window.__go = false; window.__silence_poll = false;
+window.__clicked = {}; window.__seen = {}; window.__told = [];
+document.addEventListener('submit', e => {
+  const card = e.submitter;
+  if (card && card.matches('.hand .card') && e.target.matches('.hand-form[action$="/play"]'))
+    window.__clicked[card.value] = Date.now();
+});
+document.addEventListener('htmx:beforeRequest', e => {
+  const elt = e.detail.elt;
+  if (window.__silence_poll && elt && elt.classList && elt.classList.contains('net-poll'))
+    e.preventDefault();
+}, true);
+"""
+    + SEEN_AND_TOLD
+    + """window.__handOver = () => !!document.querySelector(
   '#table.phase-hand_over, #table.phase-game_over');
 setInterval(() => {
   if (!window.__go || !window.htmx || document.readyState !== 'complete') return;
@@ -79,6 +86,7 @@ setInterval(() => {
   if (lit) lit.click();
 }, 5);
 """
+)
 
 
 def seated_page(
@@ -103,6 +111,21 @@ def seated_page(
 def seated(browser: Browser, person: Person, port: int, reduced_motion: str = "no-preference"):
     """``seated_page`` with the player loaded (``PLAYER``), animated by default."""
     return seated_page(browser, person, port, PLAYER, reduced_motion)
+
+
+@contextlib.contextmanager
+def listening_to_her_stream(browser: Browser, tmp_path: Path):
+    """Anna and Bea at a started table on one instance: Anna a plain-HTTP person, Bea a page
+    (the player loaded, not started) whose timed poll is silenced, once her stream has told her
+    a version, so that only the stream brings Anna's moves. Yields (anna, bea)."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        anna, bea_person = a_table_for_two(server.port, ("Anna", "Bea"))
+        anna.act("start")
+        bea = seated(browser, bea_person, server.port)
+        bea.evaluate("() => { window.__silence_poll = true; }")
+        bea.wait_for_function("() => window.__told.length > 0")
+        yield anna, bea
 
 
 def play_a_hand(pages: list[Page], silence_poll: bool = False) -> None:

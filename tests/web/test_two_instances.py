@@ -7,7 +7,7 @@ import sqlite3
 import urllib.parse
 
 from tests.support.production import Response, gunicorn, make_secret_key, production_env, run
-from tools.server import browser_request
+from tools.server import browser_answer, browser_request
 
 HOST = "127.0.0.1"
 
@@ -29,13 +29,8 @@ class Browser:
         headers, body = browser_request(self.cookies, self.token, form)
         response = send(server.port, path, method, headers, body)
         assert response.status == 200, (method, path, response.status, response.body[:500])
-        for line in response.headers.get_all("Set-Cookie") or []:
-            name, _, value = line.split(";")[0].partition("=")
-            self.cookies[name.strip()] = value
         html = response.body.decode()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
-        if token:
-            self.token = token.group(1)
+        self.token = browser_answer(self.cookies, self.token, response.headers, html)
         refusal = re.search(r'class="status-line refusal">([^<]*)<', html)
         assert not refusal, f"{path} {form} refused: {refusal.group(1)}"
         return html
