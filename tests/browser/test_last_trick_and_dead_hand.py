@@ -3,8 +3,9 @@ with JavaScript turned off.
 
 Every test plays game #7 the same way: the first three cards are passed, then the last card
 that may be played each time. Your first card wins the first trick; after your fourth,
-Pauline has taken the fourth; after your ninth, the queen of spades and every heart are gone
-and the hand scores 19, 7, 0, 0.
+Pauline has taken the fourth; after your tenth (``DEAD_AFTER``: the computers' choices decide
+which card it is, so a change of their strength can move it), the queen of spades and every
+heart are gone and the hand scores 19, 7, 0, 0.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ PILES = [
     "Ben took no point cards.",
 ]
 DEAD_OPTION = "Finish the hand when no points are left"
+DEAD_AFTER = 10  # your card that takes the last point out of play
 
 
 def last_trick(page: Page):
@@ -223,7 +225,7 @@ def test_dead_hand_by_mouse_the_option_then_the_hand_ends_at_once(page: Page, li
     page.get_by_role("button", name="OK").click()
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #7")
     pass_by_mouse(page)
-    play_by_mouse(page, 9)
+    play_by_mouse(page, DEAD_AFTER)
     expect_dead_hand_over(page)
     act(page, page.locator("dialog.sheet").get_by_role("button", name="OK"))
     expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Ben.")
@@ -247,7 +249,7 @@ def test_dead_hand_by_keyboard(page: Page, live_server):
     keys(page, "Enter")
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #7")
     pass_by_keyboard(page)
-    play_by_keyboard(page, 9)
+    play_by_keyboard(page, DEAD_AFTER)
     expect_dead_hand_over(page)
     keys(page, "Enter")  # the sheet's OK has the focus
     expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Ben.")
@@ -262,7 +264,7 @@ def test_dead_hand_without_javascript(browser, live_server):
     page.get_by_role("button", name="OK").click()
     expect(page).to_have_url(f"{live_server.url}/")
     game_7_without_javascript(page, live_server.url)
-    for plays in range(9):
+    for plays in range(DEAD_AFTER):
         expect(page.locator(STATUS)).to_have_text("Select a card to play.")
         expect(page.locator(CARDS)).to_have_count(13 - plays)
         page.locator(LIT).last.click(position={"x": 6, "y": 24})

@@ -2,8 +2,9 @@
 option in the cookie, the table and its status, the computers, undo and the cookie's size.
 
 Game #7, passing the first three cards and always playing the last card that may be played:
-the queen of spades and the last heart are gone after your ninth card, and the hand scores
-19, 7, 0, 0 whether it is finished at once or played on.
+the queen of spades and the last heart are gone after your tenth card (``DEAD_AFTER``; the
+computers' choices decide when, so a change of their strength can move it), and the hand
+scores 19, 7, 0, 0 whether it is finished at once or played on.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from tests.support.web import (
 
 DEAD_STATUS = "No points are left in this hand. Press OK to deal the next hand."
 SCORE = (19, 7, 0, 0)
+DEAD_AFTER = 10  # your card that takes the last point out of play
 
 
 def game_7(finish: bool) -> Client:
@@ -78,31 +80,32 @@ def test_the_option_applies_from_the_next_game():
 
 def test_the_hand_ends_at_once_with_the_status_saying_why():
     client = game_7(finish=True)
-    play_last_lit(client, 8)
+    play_last_lit(client, DEAD_AFTER - 1)
     assert game_of(client).phase == "playing"
+    assert game_of(client).points_left > 0
     html = play_last_lit(client, 1).content.decode()
     game = game_of(client)
     assert game.phase == "hand_over"
-    assert game.played_out_from == 9
+    assert game.played_out_from == DEAD_AFTER
     assert game.history[-1] == SCORE
     assert status_of(html) == DEAD_STATUS
     assert 'class="msgbox sheet' in html  # the score sheet follows at once
     assert html.count('<section class="taken taken-') == 4  # and the laid-out point cards
     assert 'aria-label="Ada took 6 hearts and the queen of spades."' in html
     assert 'aria-label="Pauline took 7 hearts."' in html
-    # the ninth trick is gathered on the table; the tricks the engine played out are not shown
+    # the last trick played is gathered on the table; the tricks the engine played out are not
     assert html.count('class="played ') == 4
-    ninth = [code for _, code in game.completed_tricks[8].plays]
-    assert all(f"face-{code}" in html for code in ninth)
+    last = [code for _, code in game.completed_tricks[DEAD_AFTER - 1].plays]
+    assert all(f"face-{code}" in html for code in last)
     assert 'class="hand n' not in html
 
 
 def test_with_the_option_off_the_same_hand_is_played_on_to_the_same_score():
     client = game_7(finish=False)
-    html = play_last_lit(client, 9).content.decode()
+    html = play_last_lit(client, DEAD_AFTER).content.decode()
     assert status_of(html) == "Select a card to play."
     assert game_of(client).points_left == 0
-    play_last_lit(client, 4)
+    play_last_lit(client, 13 - DEAD_AFTER)
     assert game_of(client).phase == "hand_over"
     assert game_of(client).history[-1] == SCORE
     assert status_of(client.get("/").content.decode()) == "Press OK to deal the next hand."
@@ -118,22 +121,22 @@ def test_the_computers_never_play_a_card_once_no_points_are_left(monkeypatch):
 
     monkeypatch.setattr(players, "choose_play", watched)
     client = game_7(finish=True)
-    play_last_lit(client, 9)
+    play_last_lit(client, DEAD_AFTER)
     assert game_of(client).phase == "hand_over"
-    assert len(asked) == 9 * 3  # the other cards of your nine tricks, and not one more
+    assert len(asked) == DEAD_AFTER * 3  # the other cards of your tricks, and not one more
     assert min(asked) > 0
 
 
 def test_the_undo_snapshot_keeps_the_rule():
     client = game_7(finish=True)
-    play_last_lit(client, 8)
+    play_last_lit(client, DEAD_AFTER - 1)
     assert state_of(client).undo["d"] == 1
     post(client, "/undo")
     game = game_of(client)
     assert game.finish_dead_hands is True
-    assert game.tricks_played == 7 and game.turn == 0
+    assert game.tricks_played == DEAD_AFTER - 2 and game.turn == 0
     play_last_lit(client, 2)
-    assert game_of(client).played_out_from == 9
+    assert game_of(client).played_out_from == DEAD_AFTER
     assert game_of(client).history[-1] == SCORE
 
 
@@ -163,7 +166,7 @@ def test_every_state_of_a_game_with_the_rule_on_fits_in_the_cookie():
 
 def test_a_card_sent_after_the_dead_hand_is_refused_with_the_hand_over_sentence():
     client = game_7(finish=True)
-    play_last_lit(client, 9)
+    play_last_lit(client, DEAD_AFTER)
     before = game_of(client).to_json()
     html = post(client, "/play", card="AS").content.decode()
     assert status_of(html) == "The hand is over. Press OK to deal the next hand."
