@@ -20,6 +20,7 @@ from tests.support.browser import (
     deal_by_the_game_menu,
     join_at_the_prompt,
     visible_strips,
+    wait_modal,
     walk_focus_across_hand,
 )
 
@@ -224,6 +225,15 @@ def test_four_browsers_two_without_javascript_play_a_hand_to_the_score_sheet(peo
         seat.look(code)
         expect(seat.page.locator("dialog.sheet tbody tr")).to_have_count(1)
         expect(seat.page.locator("dialog.sheet thead th").nth(1)).to_have_text(seat.name)
+    # the sheet's Review Hand, reached as people reach it (the other review tests plant a seat)
+    anna = seats[0].page
+    anna.locator("#table dialog.sheet").get_by_role("link", name="Review Hand").click()
+    wait_modal(anna, "dialog-review")
+    expect(anna.locator("#dialog-review #review-step-0 .review-sentence")).to_contain_text(
+        "You passed "
+    )
+    anna.keyboard.press("Escape")
+    expect(anna.locator("#dialog-review")).to_have_count(0)
     play_until(seats, code, lambda state: state.game.hand_number == 2)
     assert [s.name for s in table_state(code).seats] == ["Anna", "Bob", "Cleo", "Dan"]
 

@@ -79,8 +79,9 @@ def test_the_stream_follows_the_seat_removed_seated_again_and_in_a_second_tab(
     """A page holds one stream while it holds a seat: Bea's, live from her answer at the
     prompt, closes when the dealer removes her (the notice takes the table's place, brought by
     that stream); she opens the link and sits down again, and a second tab of hers streams too.
-    Every poll silenced: only the streams bring the dealer's Remove and Start."""
-    env = site_env(tmp_path)
+    Every poll silenced: only the streams bring the dealer's Remove and Start. Then the seat is
+    handed to a computer and taken back (Sit Down): the same stream all along."""
+    env = site_env(tmp_path, HEARTS_IDLE_SECONDS="4")
     with (
         instance(env, tmp_path, "a") as server,
         joined_by_the_link(browser, server.port) as (
@@ -110,6 +111,22 @@ def test_the_stream_follows_the_seat_removed_seated_again_and_in_a_second_tab(
         anna.get_by_role("button", name="Start").click()
         for page in (bea, second):
             expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Michele.")
+
+        # Bea does not pass: once her idle time is up, Anna's page (streaming, its poll asking
+        # only when the button falls due) offers to let a computer play for her; Bea's pages
+        # hear of it by their streams and she sits down again, keeping her seat and her stream
+        anna.evaluate("() => { window.__silence_poll = false; }")
+        replace = anna.get_by_role("button", name="Let a computer play for Bea")
+        expect(replace).to_be_visible(timeout=15_000)
+        replace.click()
+        away = "A computer player is playing for you. Press Sit Down to play again."
+        for page in (bea, second):
+            expect(page.locator(STATUS)).to_have_text(away)
+        bea.get_by_role("button", name="Sit Down").click()
+        expect(second.get_by_role("button", name="Sit Down")).to_have_count(0)
+        for page in (bea, second):
+            assert page.evaluate(f"({OPEN_STREAMS})().length") == 1
+            assert page.evaluate("() => window.__sources.length") == 1
 
 
 @pytest.mark.parametrize("setup", ["bin/serve", "Procfile, two workers"])
