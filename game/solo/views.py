@@ -199,16 +199,19 @@ def set_name(request: HttpRequest) -> HttpResponse:
         if not name:
             raise IllegalMove(seating.TYPE_YOUR_NAME)
         state.options.name = name
-        # a link such as /#617 opened on a first visit: hearts.js puts its number in the form
-        number = request.POST.get("number", "")
-        if number and state.game is None:
-            try:
-                chosen = check_number(number)
-            except IllegalMove:
-                return
-            actions.start_game(state, chosen, clock)
+        if state.game is None:  # a named player has a game: the 303 can name its address
+            actions.start_game(state, linked_number(request.POST.get("number", "")), clock)
 
     return act(request, action)
+
+
+def linked_number(number: str) -> int:
+    """The game a link such as /#617 names on a first visit (hearts.js puts its number in the
+    name prompt's form), else a new number."""
+    try:
+        return check_number(number) if number else new_number()
+    except IllegalMove:
+        return new_number()
 
 
 def card_action(fn):
