@@ -18,6 +18,7 @@ from tests.support.browser import (
     LIT,
     STATUS,
     TITLE,
+    Axe,
     act,
     after,
     arrive,
@@ -60,7 +61,7 @@ def on_top(locator) -> bool:
 
 
 def test_on_a_phone_the_game_menu_opens_above_the_score_sheet(fresh_context, live_server):
-    page = fresh_context(**PHONE).new_page()
+    page = fresh_context(**PHONE, bypass_csp=True).new_page()  # bypass: axe is injected
     open_at(page, live_server.url, played_until(617, last_card_of_the_hand))
     before = seq(page)
     page.locator(LIT).first.tap(position={"x": 6, "y": 24})  # the hand's last card
@@ -72,6 +73,9 @@ def test_on_a_phone_the_game_menu_opens_above_the_score_sheet(fresh_context, liv
         item = page.get_by_role("menuitem", name=name)
         expect(item).to_be_visible()
         assert on_top(item), f"{name} lies under the score sheet"
+    axe = Axe(page)
+    axe.check("the Game menu over the score sheet, on a phone")
+    assert not axe.found, axe.found
     page.get_by_role("menuitem", name="Review Last Hand").tap()
     expect(dialog(page, "dialog-review").locator("#dialog-title")).to_have_text(
         "Review of Hand 1", timeout=REVIEW_READY
