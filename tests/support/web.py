@@ -1,5 +1,6 @@
 """Shared by the web tests: read what the page shows and play through the test client."""
 
+import random
 import re
 
 from django.conf import settings
@@ -9,6 +10,15 @@ from django.test import Client
 
 from game.engine import Game, SplitMix64
 from game.names import NAME_MAX
+from game.web.challenge import (
+    COUNT_MAX,
+    MAX_HANDS,
+    MAX_PEOPLE,
+    NAME_BYTES,
+    Challenge,
+    Result,
+    link_name,
+)
 from game.web.player import PlayerState, Stats
 from game.web.session import load, save
 
@@ -151,3 +161,16 @@ def longest_random_game(tries: int = 60) -> list[Game]:
         if len(states[-1].history) > len(best[-1].history if best else []):
             best = states
     return best
+
+
+def longest_challenge() -> Challenge:
+    """The most a link carries: MAX_PEOPLE results of MAX_HANDS hands, names of NAME_BYTES."""
+    names = ["é" * 20, "\U0001d11e" * 10, "Ж" * 20, "ü" * 20]  # 40 bytes of UTF-8 each
+    assert all(len(link_name(n).encode()) == NAME_BYTES for n in names)
+    rng = random.Random(39)  # points that do not compress
+    results = tuple(
+        Result(name, tuple(rng.randint(-26, 26) for _ in range(MAX_HANDS)), i == 0,
+               COUNT_MAX, COUNT_MAX)
+        for i, name in enumerate(names[:MAX_PEOPLE])
+    )  # fmt: skip
+    return Challenge(617, True, results)

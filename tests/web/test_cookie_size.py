@@ -3,12 +3,14 @@
 from django.conf import settings
 
 from game.engine.handlog import kept_for_review
+from game.web.challenge import COUNT_MAX, MAX_PEOPLE, Tally
 from game.web.player import PlayerState
 from tests.support.web import (
     BIG_STATS,
     LIMIT,
     LONG_NAME,
     game_of,
+    longest_challenge,
     longest_random_game,
     pass_three,
     post,
@@ -57,4 +59,55 @@ def test_a_whole_game_through_the_site_never_sends_a_cookie_too_large():
         if cookie is not None:
             largest = max(largest, len(cookie.output(header="Set-Cookie:")))
     print(f"largest Set-Cookie in a whole game: {largest} bytes")
+    assert 0 < largest < LIMIT
+
+
+# -- our addition: a challenge in progress (game.web.challenge) -------------------------------
+
+
+def test_every_state_of_the_longest_game_fits_with_the_longest_challenge_in_progress():
+    challenge = longest_challenge()
+    states = longest_random_game()
+    largest = 0
+    kept = None
+    for before, game in zip(states, states[1:], strict=False):
+        kept = kept_for_review(before, kept) if game.hand_number != before.hand_number else kept
+        state = PlayerState(game=game, undo=before.to_dict(), seq=10**6, fresh_from=51)
+        state.last_hand = kept
+        state.options.name = LONG_NAME
+        state.stats = BIG_STATS
+        state.notice = "That was already done. The table shows where the game is now."
+        state.tally = Tally(COUNT_MAX, COUNT_MAX, 10**6)
+        state.challenge = challenge
+        largest = max(largest, set_cookie_length(state))
+    print(f"largest Set-Cookie with a challenge of {MAX_PEOPLE} results: {largest} bytes")
+    assert largest < LIMIT
+
+
+def test_a_whole_challenge_through_the_site_never_sends_a_cookie_too_large():
+    from game.solo.challenge import link_of
+
+    client = make_client(LONG_NAME)
+    state = state_of(client)
+    state.stats = BIG_STATS
+    store(client, state)
+    response = client.post(f"/challenge/{link_of(longest_challenge())}", {})
+    assert response.status_code == 303
+    assert state_of(client).challenge == longest_challenge()
+    largest = 0
+    while game_of(client).phase != "game_over":
+        game = game_of(client)
+        if game.phase == "passing":
+            response = pass_three(client)
+        elif state_of(client).awaiting_ok:
+            response = post(client, "/accept")
+        elif game.phase == "hand_over":
+            response = post(client, "/next")
+        else:
+            response = post(client, "/play", card=game.legal_plays(0)[-1])
+        cookie = response.cookies.get(settings.SESSION_COOKIE_NAME)
+        if cookie is not None:
+            largest = max(largest, len(cookie.output(header="Set-Cookie:")))
+    assert state_of(client).challenge == longest_challenge()  # kept to the end
+    print(f"largest Set-Cookie in a whole challenge: {largest} bytes")
     assert 0 < largest < LIMIT
