@@ -118,6 +118,7 @@ def take_up(request: HttpRequest, link: str) -> HttpResponse:
         "shown": sheet(challenge),
         "link": link,
         "named": bool(state.options.name),
+        "asks_name": not state.options.name,  # in place of the name prompt behind it
         "in_progress": actions.in_progress(state),
         "current": state.game.number if state.game else None,
     }
