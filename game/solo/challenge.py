@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game.engine import MAX_NUMBER, MIN_NUMBER, IllegalMove
+from game.engine import MAX_NUMBER, MIN_NUMBER
 from game.names import clean_name
 from game.seating import TYPE_YOUR_NAME
 from game.solo import actions
@@ -130,8 +130,6 @@ def take_up(request: HttpRequest, link: str) -> HttpResponse:
         return into_dialogs(dialog(request, "challenge", context, state, timing), request)
 
     def play_the_same_deals(state: PlayerState, clock: actions.Clock) -> None:
-        if not name:
-            raise IllegalMove(TYPE_YOUR_NAME)
         state.options.name = name
         actions.start_game(state, challenge.number, clock, challenge)
 

@@ -50,13 +50,17 @@ def points_of(context: BrowserContext) -> list[int]:
     return [row[0] for row in state_in(context).game.history]
 
 
-def one_card_from_the_end_as(name: str):
-    """Game #617 played through the site's own actions up to your last card (a set-up shortcut:
-    test 1 plays a whole game by hand); its tally was kept from the first deal, as in a
-    browser."""
+def anna_at_her_last_card(fresh_context, base: str, **options) -> tuple[BrowserContext, Page]:
+    """Anna at game #617 played through the site's own actions up to her last card (a set-up
+    shortcut: test 1 plays her whole game by hand); its tally was kept from the first deal, as
+    in a browser."""
     state = one_card_from_the_end(617)
-    state.options.name = name
-    return state
+    state.options.name = "Anna"
+    context = fresh_context(**options)
+    page = context.new_page()
+    open_at(page, base, state)
+    expect(page.locator(TITLE)).to_have_text("Hearts - Game #617")
+    return context, page
 
 
 def game_over(page: Page) -> bool:
@@ -255,10 +259,7 @@ def test_anna_challenges_bea_by_mouse_and_bea_sends_hers_back(fresh_context, liv
 
 def test_the_same_challenge_with_javascript_off(fresh_context, live_server):
     base = live_server.url
-    anna_context = fresh_context(java_script_enabled=False)
-    anna = anna_context.new_page()
-    open_at(anna, base, one_card_from_the_end_as("Anna"))  # test 1 plays her whole game
-    expect(anna.locator(TITLE)).to_have_text("Hearts - Game #617")
+    anna_context, anna = anna_at_her_last_card(fresh_context, base, java_script_enabled=False)
     anna.locator(LIT).click(position={"x": 6, "y": 24})
     expect(anna.locator(SHEET).locator(".result")).to_be_visible()
     anna_points = points_of(anna_context)
@@ -292,10 +293,7 @@ def test_the_same_challenge_with_javascript_off(fresh_context, live_server):
 
 def test_the_same_challenge_by_keyboard_alone(fresh_context, live_server):
     base = live_server.url
-    anna_context = fresh_context(permissions=CLIPBOARD)
-    anna = anna_context.new_page()
-    open_at(anna, base, one_card_from_the_end_as("Anna"))  # test 1 plays her whole game
-    expect(anna.locator(TITLE)).to_have_text("Hearts - Game #617")
+    anna_context, anna = anna_at_her_last_card(fresh_context, base, permissions=CLIPBOARD)
     anna.keyboard.press("Tab")
     expect(anna.get_by_role("link", name="Skip to your cards")).to_be_focused()
     anna.keyboard.press("Enter")
