@@ -2,7 +2,8 @@
 end and copies the challenge link; Bea, in another browser context, opens it, plays #617 to its
 end, sees both results hand by hand and the verdict, and sends hers back; Anna then sees both.
 By mouse with JavaScript (Bea at a phone's width, axe on every new page), with JavaScript off,
-and by keyboard alone. Every figure is read from the game as each person played it."""
+and by keyboard alone; without animation, as the other browser tests play. Every figure is read
+from the game as each person played it."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def anna_at_her_last_card(fresh_context, base: str, **options) -> tuple[BrowserC
     in a browser."""
     state = one_card_from_the_end(617)
     state.options.name = "Anna"
-    context = fresh_context(**options)
+    context = fresh_context(reduced_motion="reduce", **options)
     page = context.new_page()
     open_at(page, base, state)
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #617")
@@ -164,7 +165,7 @@ def test_anna_challenges_bea_by_mouse_and_bea_sends_hers_back(fresh_context, liv
     from tests.browser.test_csp import Watch, origin
 
     base = live_server.url
-    anna_context = fresh_context(permissions=CLIPBOARD)
+    anna_context = fresh_context(permissions=CLIPBOARD, reduced_motion="reduce")
     anna = anna_context.new_page()
     watch = Watch(anna)  # the Copy button's script keeps to the policy
     anna.goto(f"{base}/#617")
@@ -186,7 +187,10 @@ def test_anna_challenges_bea_by_mouse_and_bea_sends_hers_back(fresh_context, liv
     assert all(origin(url) == origin(base) for url in watch.requests)
 
     bea_context = fresh_context(
-        permissions=CLIPBOARD, bypass_csp=True, viewport={"width": 375, "height": 667}
+        permissions=CLIPBOARD,
+        bypass_csp=True,
+        viewport={"width": 375, "height": 667},
+        reduced_motion="reduce",
     )
     bea = bea_context.new_page()
     axe = Axe(bea)
@@ -269,7 +273,7 @@ def test_the_same_challenge_with_javascript_off(fresh_context, live_server):
     link = anna.get_by_label("Challenge link").input_value()  # selected and copied by hand
     assert link.startswith(f"{base}/challenge/617.")
 
-    bea_context = fresh_context(java_script_enabled=False)
+    bea_context = fresh_context(java_script_enabled=False, reduced_motion="reduce")
     bea = bea_context.new_page()
     bea.goto(link)
     expect(bea.locator("#dialog-challenge")).to_contain_text("Anna challenges you to game #617")
@@ -304,7 +308,7 @@ def test_the_same_challenge_by_keyboard_alone(fresh_context, live_server):
     anna_points = points_of(anna_context)
     link = copy_by_keyboard(anna, "Challenge a Friend")
 
-    bea_context = fresh_context(permissions=CLIPBOARD)
+    bea_context = fresh_context(permissions=CLIPBOARD, reduced_motion="reduce")
     bea = bea_context.new_page()
     listen(bea)
     bea.goto(link)
@@ -329,9 +333,9 @@ def test_the_same_challenge_by_keyboard_alone(fresh_context, live_server):
 
 
 def copy_by_keyboard(page: Page, name: str) -> str:
-    """From the final sheet's OK (in focus), Shift+Tab to the challenge link, Enter; the link's
-    field has the focus; Tab to Copy Link, Enter; Esc closes the dialog."""
-    page.keyboard.press("Shift+Tab")
+    """From the final sheet's OK (in focus), Tab to the challenge link, Enter; the link's field
+    has the focus; Tab to Copy Link, Enter; Esc closes the dialog."""
+    page.keyboard.press("Tab")
     expect(page.get_by_role("link", name=name)).to_be_focused()
     page.keyboard.press("Enter")
     expect_modal(page, "dialog-challenge-friend")
