@@ -49,7 +49,7 @@ def start_game(
     state.undo = None
     state.recorded = False
     state.fresh_from = 0
-    state.tally = Tally()
+    state.tally = Tally(number)
     state.challenge = challenge
     state.seq += 1
     advance(state, clock)

@@ -61,10 +61,11 @@ class Challenge:
 
 @dataclass
 class Tally:
-    """Kept while a game is played in this browser, from its first deal: its Undo Cards and
-    hints (a hint asked again before anything changed counts once). A finished game without a
-    tally was not played through here, and is offered no challenge link."""
+    """Kept while game ``number`` is played in this browser, from its first deal: its Undo Cards
+    and hints (a hint asked again before anything changed counts once). A finished game without
+    its own tally was not played through here, and is offered no challenge link."""
 
+    number: int
     undos: int = 0
     hints: int = 0
     hinted_at: int = -1  # the seq of the last hint counted
@@ -78,18 +79,18 @@ class Tally:
         self.undos = min(COUNT_MAX, self.undos + 1)
 
     def to_list(self) -> list[int]:
-        return [self.undos, self.hints, self.hinted_at]
+        return [self.number, self.undos, self.hints, self.hinted_at]
 
     @classmethod
     def from_list(cls, data: object) -> Tally | None:
-        if not (isinstance(data, list) and len(data) == 3):
+        if not (isinstance(data, list) and len(data) == 4):
             return None
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in data):
             return None
-        undos, hints, hinted_at = data
+        number, undos, hints, hinted_at = data
         if not (0 <= undos <= COUNT_MAX and 0 <= hints <= COUNT_MAX):
             return None
-        return cls(undos, hints, hinted_at)
+        return cls(number, undos, hints, hinted_at)
 
 
 # -- the compact form: bytes, then URL-safe base64 without padding ---------------------------------
@@ -191,7 +192,9 @@ def _read_result(reader: _Reader, moon_off_shooter: bool) -> Result:
 def result_of(game: Game, seat: int, name: str, tally: Tally | None) -> Result | None:
     """``seat``'s result in ``game``, when a challenge can carry it: the game is over, it was
     played in this browser from its first deal (it has a tally) and its hands fit a link."""
-    if tally is None or game.phase != Phase.GAME_OVER or not name or game.number == 0:
+    if tally is None or tally.number != game.number or game.number == 0:
+        return None
+    if game.phase != Phase.GAME_OVER or not name:
         return None
     if game.carried_hands or not 1 <= len(game.history) <= MAX_HANDS:
         return None

@@ -1,5 +1,7 @@
-// Our addition: the challenge link's Copy button (game/solo/challenge.py). Without this script
-// the button stays hidden and the link is selected in its field and copied by hand.
+// Our addition: the challenge link's Copy button (game/solo/challenge.py), and the final sheet's
+// Challenge a Friend opened as a dialog over the table (a link marked data-dialog, kept short:
+// the sheet is the largest answer to a move). Without this script the link opens the same
+// dialog as a page, the button stays hidden and the link is selected in its field.
 (function () {
   "use strict";
 
@@ -13,6 +15,13 @@
     var said = document.getElementById(button.getAttribute("data-said"));
     if (said) said.textContent = words;
   }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-dialog]");
+    if (!link || !window.htmx) return;
+    event.preventDefault();
+    htmx.ajax("GET", link.getAttribute("href"), { target: "#dialogs", swap: "innerHTML" });
+  });
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button[data-copy]");

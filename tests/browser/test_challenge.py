@@ -18,6 +18,7 @@ from tests.support.browser import (
     STATUS,
     TITLE,
     Axe,
+    Watch,
     act,
     click_button,
     expect_modal,
@@ -26,6 +27,7 @@ from tests.support.browser import (
     listen,
     one_card_from_the_end,
     open_at,
+    origin,
     pass_by_keyboard,
     pass_by_mouse,
 )
@@ -162,8 +164,6 @@ def expect_verdict(page: Page, anna: list[int], bea: list[int]) -> str:
 
 
 def test_anna_challenges_bea_by_mouse_and_bea_sends_hers_back(fresh_context, live_server):
-    from tests.browser.test_csp import Watch, origin
-
     base = live_server.url
     anna_context = fresh_context(permissions=CLIPBOARD, reduced_motion="reduce")
     anna = anna_context.new_page()

@@ -21,6 +21,7 @@ from game.web.challenge import (
 )
 from game.web.player import PlayerState, Stats
 from game.web.session import load, save
+from tests.support.engine import craft, suit
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -174,3 +175,16 @@ def longest_challenge() -> Challenge:
         for i, name in enumerate(names[:MAX_PEOPLE])
     )  # fmt: skip
     return Challenge(617, True, results)
+
+
+EVEN = [[6, 6, 7, 7], [7, 6, 6, 7], [7, 7, 6, 6], [6, 7, 7, 6]]
+
+
+def last_card_of_a_long_game() -> Game:
+    """Hand 16 (a keep hand): you hold every club and take all thirteen tricks."""
+    history = [EVEN[i % 4] for i in range(15)]
+    hands = {0: suit("C"), 1: suit("D"), 2: suit("S"), 3: suit("H")}
+    game = craft(hands, k=16, history=history, number=999_999)
+    while not (game.turn == 0 and len(game.hand(0)) == 1):
+        game.play(game.turn, game.legal_plays(game.turn)[0])
+    return game

@@ -103,7 +103,7 @@ def test_points_beyond_a_hands_range_are_refused_by_the_rule_they_name():
 
 def test_a_result_is_only_for_a_game_over_with_its_tally():
     game = Game.new(617)
-    assert result_of(game, 0, "Anna", Tally()) is None  # not over
+    assert result_of(game, 0, "Anna", Tally(617)) is None  # not over
 
 
 def test_the_verdict_says_who_took_fewer_on_the_same_cards():
@@ -119,3 +119,33 @@ def test_a_chain_keeps_the_first_and_the_latest_results():
     game = Game.new(617)
     chain = Challenge(617, False, tuple(anna(name=n) for n in "ABCD"))
     assert [r.name for r in with_result(game, chain, anna(name="E")).results] == list("ACDE")
+
+
+def test_a_tally_of_another_game_offers_nothing():
+    from tests.support.web import last_card_of_a_long_game
+
+    game = last_card_of_a_long_game()
+    while game.phase == "playing":
+        game.play(game.turn, game.legal_plays(game.turn)[0])
+    assert game.phase == "game_over"
+    assert result_of(game, 0, "Anna", Tally(617)) is None  # kept for game #617, not this one
+    assert result_of(game, 0, "Anna", Tally(game.number)) is not None
+
+
+def test_the_link_on_the_final_sheet_costs_the_largest_move_response_little():
+    """The largest answer to a move (tests/web/test_response_size.py's sixteen-hand game) with
+    the final sheet's Challenge a Friend, against without it (a tally of another game)."""
+    from tests.support.web import HX, last_card_of_a_long_game, named_client, state_of, store
+
+    sizes = []
+    for tally_number in (1, 999_999):
+        client = named_client("W" * 20)
+        state = state_of(client)
+        state.game = last_card_of_a_long_game()
+        state.tally = Tally(tally_number)
+        store(client, state)
+        response = client.post("/play", {"card": "AC", "seq": str(state.seq)}, **HX)
+        sizes.append(len(response.content))
+        assert ("Challenge a Friend" in response.content.decode()) == (tally_number == 999_999)
+    print(f"largest move response: {sizes[0]} bytes, {sizes[1]} with Challenge a Friend")
+    assert sizes[1] - sizes[0] < 80

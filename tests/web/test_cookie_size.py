@@ -87,7 +87,7 @@ def test_a_whole_game_through_the_site_never_sends_a_cookie_too_large():
 
 def test_every_state_of_the_longest_game_fits_with_the_longest_challenge_in_progress():
     def in_a_challenge(state: PlayerState) -> None:
-        state.tally = Tally(COUNT_MAX, COUNT_MAX, 10**6)
+        state.tally = Tally(1_000_000, COUNT_MAX, COUNT_MAX, 10**6)
         state.challenge = longest_challenge()
 
     largest, _ = largest_over_the_longest_game(in_a_challenge)
