@@ -12,6 +12,7 @@ from __future__ import annotations
 from game import seating
 from game.engine import Game, IllegalMove, Phase
 from game.seating import Clock, plays_so_far
+from game.web.challenge import Challenge, Tally
 from game.web.player import HUMAN, PlayerState, new_number
 
 
@@ -27,11 +28,17 @@ def require_game(state: PlayerState) -> Game:
     return seating.require_game(state.game, NO_GAME)
 
 
-def start_game(state: PlayerState, number: int, clock: Clock) -> None:
-    """Begin game ``number``; a game left unfinished counts as played and lost."""
+def start_game(
+    state: PlayerState, number: int, clock: Clock, challenge: Challenge | None = None
+) -> None:
+    """Begin game ``number``; a game left unfinished counts as played and lost. Taking up a
+    ``challenge``, the game has the challenge's moon rule (your Options stay as they are)."""
+    moon_off_shooter = state.options.moon_off_shooter
+    if challenge is not None:
+        moon_off_shooter = challenge.moon_off_shooter
     game = Game.new(
         number,
-        moon_off_shooter=state.options.moon_off_shooter,
+        moon_off_shooter=moon_off_shooter,
         finish_dead_hands=state.options.finish_dead_hands,
     )
     abandon(state)
@@ -42,6 +49,8 @@ def start_game(state: PlayerState, number: int, clock: Clock) -> None:
     state.undo = None
     state.recorded = False
     state.fresh_from = 0
+    state.tally = Tally(number)
+    state.challenge = challenge
     state.seq += 1
     advance(state, clock)
 
@@ -140,6 +149,8 @@ def undo(state: PlayerState, clock: Clock) -> None:
     state.game = before
     state.undo = None
     state.fresh_from = plays_so_far(before)
+    if state.tally is not None:
+        state.tally.undo()
     state.seq += 1
 
 
@@ -179,5 +190,9 @@ def _undoable(state: PlayerState, game: Game) -> Game | None:
 
 
 def hint(state: PlayerState, clock: Clock) -> list[str]:
-    """The cards the computer player would choose in your seat; nothing is played."""
-    return seating.hint(require_game(state), HUMAN, state, clock.think)
+    """The cards the computer player would choose in your seat; nothing is played, but the
+    game's tally counts it (a challenge's result says how many hints it took)."""
+    cards = seating.hint(require_game(state), HUMAN, state, clock.think)
+    if state.tally is not None:
+        state.tally.hint(state.seq)
+    return cards

@@ -85,7 +85,8 @@ def score(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
     sheet_view = table.build(state) if state.game is not None else None
-    return dialog(request, "score", {"sheet_view": sheet_view}, state, timing)
+    context = {"sheet_view": sheet_view, "compared": views.compared(state)}
+    return dialog(request, "score", context, state, timing)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -210,7 +211,7 @@ def hint(request: HttpRequest) -> HttpResponse:
         cards = actions.hint(state, timing.clock)
     except IllegalMove as refusal:
         return show_table(request, state, timing, str(refusal))
-    return show_table(request, state, timing, hint=cards)
+    return show_table(request, state, timing, changed=True, hint=cards)  # the tally counts it
 
 
 @require_safe

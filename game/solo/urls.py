@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game.solo import menus, views
+from game.solo import challenge, menus, views
 from game.solo import review as review_solo
 
 app_name = "game"
@@ -30,4 +30,7 @@ urlpatterns = [
     # our addition: the last hand reviewed, a page per step without JavaScript
     path("review", review_solo.review_hand, name="review"),
     path("review/<int:step>", review_solo.review_hand, name="review_step"),
+    # our addition: challenge a friend to the same deals, by a signed link
+    path("challenge", challenge.challenge_friend, name="challenge"),
+    path("challenge/<path:link>", challenge.take_up, name="challenge_link"),
 ]

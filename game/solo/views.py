@@ -16,7 +16,8 @@ from game.names import clean_name
 from game.seating import SEQ_FIELD
 from game.solo import actions
 from game.web import respond, table
-from game.web.player import PlayerState, new_number
+from game.web.challenge import Sheet, on_sheet
+from game.web.player import HUMAN, PlayerState, new_number
 from game.web.session import load, save
 
 
@@ -96,6 +97,14 @@ def see_other(to: str = "game:index", timing: Timing | None = None) -> HttpRespo
     return response
 
 
+def compared(state: PlayerState) -> Sheet | None:
+    """Our addition, on the score sheet: a challenge's results beside yours while you play it,
+    and at the end of a game played here the offer of a challenge link."""
+    if state.game is None:
+        return None
+    return on_sheet(state.game, HUMAN, state.options.name, state.tally, state.challenge)
+
+
 def render_table(
     request: HttpRequest,
     state: PlayerState,
@@ -120,6 +129,9 @@ def render_table(
     else:
         view = table.build(state, hint=hint, animate=animate, own_card_placed=own_card_placed)
         context = {"state": state, "view": view, "message": message, "options": state.options}
+        context["compared"] = shown = compared(state)
+        if shown is not None and shown.verdict and view.announcements:
+            view.announcements.append(shown.verdict)  # the live region tells it, at the end
         template = f"game/{view.phase}.html"
     context["seq"] = state.seq
     context["undo_offered"] = actions.undo_offered(state)

@@ -11,6 +11,7 @@ from typing import Any
 
 from game.engine import MAX_NUMBER, Game
 from game.names import clean_name
+from game.web.challenge import Challenge, Tally
 
 HUMAN = 0  # the seat of the person whose cookie this is; the computers hold the others
 SPEEDS = ("slow", "normal", "fast", "none")
@@ -153,6 +154,8 @@ class PlayerState:
     notice: str = ""  # a message shown once on the next page
     unreadable: bool = False  # a cookie came but could not be read: this state is a fresh one
     last_hand: dict[str, Any] | None = None  # the hand before this one, for its review
+    tally: Tally | None = None  # this game's Undo Cards and hints, kept from its first deal
+    challenge: Challenge | None = None  # the results this game is played against (our addition)
 
 
 def new_number() -> int:

@@ -20,6 +20,7 @@ from django.contrib.sessions.backends import signed_cookies
 from django.core import signing
 
 from game.engine import Game
+from game.web.challenge import Challenge, Tally, Unreadable, pack, unpack
 from game.web.player import HUMAN, Options, PlayerState, Stats
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,8 @@ def load(session: Any) -> PlayerState:
             state.undo = undo if isinstance(undo, dict) else None
             last_hand = table.get("l")
             state.last_hand = last_hand if isinstance(last_hand, dict) else None
+            state.tally = Tally.from_list(table.get("y"))
+            state.challenge = _challenge(state.game, table.get("ch"))
     notice = session.get("msg")
     state.notice = notice if isinstance(notice, str) else ""
     state.show_new = state.game is not None and session.get("new") == 1
@@ -92,6 +95,16 @@ def unreadable(options: Options | None = None, stats: Stats | None = None) -> Pl
         notice=UNREADABLE_NOTICE,
         unreadable=True,
     )
+
+
+def _challenge(game: Game, payload: Any) -> Challenge | None:
+    """The challenge this game is played against (its payload in the link's form), if any."""
+    if not isinstance(payload, str):
+        return None
+    try:
+        return unpack(game.number, payload)
+    except Unreadable:
+        return None
 
 
 def _int(value: Any) -> int:
@@ -161,6 +174,10 @@ def _write(session: Any, state: PlayerState) -> None:
             table["u"] = state.undo
         if state.last_hand is not None and not state.game.phase.over:
             table["l"] = state.last_hand  # a finished hand is in the game itself
+        if state.tally is not None:
+            table["y"] = state.tally.to_list()
+        if state.challenge is not None:
+            table["ch"] = pack(state.challenge)
         session["t"] = table
     if state.notice:
         session["msg"] = state.notice

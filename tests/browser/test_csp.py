@@ -1,43 +1,21 @@
 """In a real browser the page keeps to its Content-Security-Policy: no violation is reported
 while playing, and every request goes to the site's own origin."""
 
-from urllib.parse import urlsplit
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import LIT, STATUS, act, arrive, click_button, pass_by_mouse
+from tests.support.browser import (
+    LIT,
+    STATUS,
+    Watch,
+    act,
+    arrive,
+    click_button,
+    origin,
+    pass_by_mouse,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-# Injected by Playwright before any of the page's own scripts: not part of the page, so not
-# subject to its policy. It records every violation the browser reports to the document.
-RECORD_VIOLATIONS = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.__csp.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"}`);
-});
-"""
-
-
-class Watch:
-    def __init__(self, page: Page):
-        self.page = page
-        self.console: list[str] = []
-        self.requests: list[str] = []
-        page.add_init_script(RECORD_VIOLATIONS)
-        page.on("console", lambda message: self.console.append(message.text))
-        page.on("request", lambda request: self.requests.append(request.url))
-
-    def violations(self) -> list[str]:
-        reported = self.page.evaluate("window.__csp || []")
-        in_console = [text for text in self.console if "Content Security Policy" in text]
-        return reported + in_console
-
-
-def origin(url: str) -> tuple[str, str]:
-    parts = urlsplit(url)
-    return parts.scheme, parts.netloc
 
 
 def test_playing_a_hand_raises_no_csp_violation_and_stays_on_the_origin(page: Page, live_server):

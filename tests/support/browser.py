@@ -1,5 +1,7 @@
 """What the browser tests share: where things are on the page and how to wait for the server."""
 
+from urllib.parse import urlsplit
+
 from playwright.sync_api import Page, expect
 
 from tests.support import REPO
@@ -433,3 +435,35 @@ def hand_played_high(number: int = 617):
     while state.game.phase == "playing":
         actions.play(state, state.game.legal_plays(0)[-1], clock)
     return state
+
+
+# -- the page's Content-Security-Policy, as the browser enforces it ------------------------------
+
+# Injected by Playwright before any of the page's own scripts: not part of the page, so not
+# subject to its policy. It records every violation the browser reports to the document.
+RECORD_VIOLATIONS = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__csp.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"}`);
+});
+"""
+
+
+class Watch:
+    def __init__(self, page: Page):
+        self.page = page
+        self.console: list[str] = []
+        self.requests: list[str] = []
+        page.add_init_script(RECORD_VIOLATIONS)
+        page.on("console", lambda message: self.console.append(message.text))
+        page.on("request", lambda request: self.requests.append(request.url))
+
+    def violations(self) -> list[str]:
+        reported = self.page.evaluate("window.__csp || []")
+        in_console = [text for text in self.console if "Content Security Policy" in text]
+        return reported + in_console
+
+
+def origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc

@@ -1,5 +1,6 @@
 """Shared by the web tests: read what the page shows and play through the test client."""
 
+import random
 import re
 
 from django.conf import settings
@@ -9,8 +10,18 @@ from django.test import Client
 
 from game.engine import Game, SplitMix64
 from game.names import NAME_MAX
+from game.web.challenge import (
+    COUNT_MAX,
+    MAX_HANDS,
+    MAX_PEOPLE,
+    NAME_BYTES,
+    Challenge,
+    Result,
+    link_name,
+)
 from game.web.player import PlayerState, Stats
 from game.web.session import load, save
+from tests.support.engine import craft, suit
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -171,3 +182,29 @@ def winning_card(state: PlayerState) -> str | None:
         if code[1] == led and RANKS.index(code[0]) > high:
             return code
     return None
+
+
+def longest_challenge() -> Challenge:
+    """The most a link carries: MAX_PEOPLE results of MAX_HANDS hands, names of NAME_BYTES."""
+    names = ["é" * 20, "\U0001d11e" * 10, "Ж" * 20, "ü" * 20]  # 40 bytes of UTF-8 each
+    assert all(len(link_name(n).encode()) == NAME_BYTES for n in names)
+    rng = random.Random(39)  # points that do not compress
+    results = tuple(
+        Result(name, tuple(rng.randint(-26, 26) for _ in range(MAX_HANDS)), i == 0,
+               COUNT_MAX, COUNT_MAX)
+        for i, name in enumerate(names[:MAX_PEOPLE])
+    )  # fmt: skip
+    return Challenge(617, True, results)
+
+
+EVEN = [[6, 6, 7, 7], [7, 6, 6, 7], [7, 7, 6, 6], [6, 7, 7, 6]]
+
+
+def last_card_of_a_long_game() -> Game:
+    """Hand 16 (a keep hand): you hold every club and take all thirteen tricks."""
+    history = [EVEN[i % 4] for i in range(15)]
+    hands = {0: suit("C"), 1: suit("D"), 2: suit("S"), 3: suit("H")}
+    game = craft(hands, k=16, history=history, number=999_999)
+    while not (game.turn == 0 and len(game.hand(0)) == 1):
+        game.play(game.turn, game.legal_plays(game.turn)[0])
+    return game

@@ -3,12 +3,14 @@
 from django.conf import settings
 
 from game.engine.handlog import kept_for_review
+from game.web.challenge import COUNT_MAX, MAX_PEOPLE, Tally
 from game.web.player import PlayerState
 from tests.support.web import (
     BIG_STATS,
     LIMIT,
     LONG_NAME,
     game_of,
+    longest_challenge,
     longest_random_game,
     pass_three,
     post,
@@ -19,7 +21,10 @@ from tests.support.web import (
 from tests.support.web import named_client as make_client
 
 
-def test_every_state_of_the_longest_random_game_fits_with_undo_long_name_and_stats():
+def largest_over_the_longest_game(dress=None) -> tuple[int, int]:
+    """The longest Set-Cookie over every state of the longest random game, each with the undo
+    snapshot, the last hand kept for review, a long name, big statistics and a notice, and
+    whatever ``dress`` adds; and the number of states."""
     states = longest_random_game()
     assert len(states[-1].history) >= 10
     assert any(game.hand_number > 1 and game.phase == "playing" for game in states)
@@ -32,16 +37,14 @@ def test_every_state_of_the_longest_random_game_fits_with_undo_long_name_and_sta
         state.options.name = LONG_NAME
         state.stats = BIG_STATS
         state.notice = "That was already done. The table shows where the game is now."
+        if dress is not None:
+            dress(state)
         largest = max(largest, set_cookie_length(state))
-    print(f"largest Set-Cookie over {len(states)} states: {largest} bytes")
-    assert largest < LIMIT
+    return largest, len(states)
 
 
-def test_a_whole_game_through_the_site_never_sends_a_cookie_too_large():
-    client = make_client(LONG_NAME)
-    state = state_of(client)
-    state.stats = BIG_STATS
-    store(client, state)
+def largest_through_the_site(client) -> int:
+    """The longest Set-Cookie the site sends while ``client`` plays its game to the end."""
     largest = 0
     while game_of(client).phase != "game_over":
         game = game_of(client)
@@ -56,5 +59,50 @@ def test_a_whole_game_through_the_site_never_sends_a_cookie_too_large():
         cookie = response.cookies.get(settings.SESSION_COOKIE_NAME)
         if cookie is not None:
             largest = max(largest, len(cookie.output(header="Set-Cookie:")))
+    return largest
+
+
+def big_client():
+    client = make_client(LONG_NAME)
+    state = state_of(client)
+    state.stats = BIG_STATS
+    store(client, state)
+    return client
+
+
+def test_every_state_of_the_longest_random_game_fits_with_undo_long_name_and_stats():
+    largest, count = largest_over_the_longest_game()
+    print(f"largest Set-Cookie over {count} states: {largest} bytes")
+    assert largest < LIMIT
+
+
+def test_a_whole_game_through_the_site_never_sends_a_cookie_too_large():
+    largest = largest_through_the_site(big_client())
     print(f"largest Set-Cookie in a whole game: {largest} bytes")
+    assert 0 < largest < LIMIT
+
+
+# -- our addition: a challenge in progress (game.web.challenge) -------------------------------
+
+
+def test_every_state_of_the_longest_game_fits_with_the_longest_challenge_in_progress():
+    def in_a_challenge(state: PlayerState) -> None:
+        state.tally = Tally(1_000_000, COUNT_MAX, COUNT_MAX, 10**6)
+        state.challenge = longest_challenge()
+
+    largest, _ = largest_over_the_longest_game(in_a_challenge)
+    print(f"largest Set-Cookie with a challenge of {MAX_PEOPLE} results: {largest} bytes")
+    assert largest < LIMIT
+
+
+def test_a_whole_challenge_through_the_site_never_sends_a_cookie_too_large():
+    from game.solo.challenge import link_of
+
+    client = big_client()
+    response = client.post(f"/challenge/{link_of(longest_challenge())}", {})
+    assert response.status_code == 303
+    assert state_of(client).challenge == longest_challenge()
+    largest = largest_through_the_site(client)
+    assert state_of(client).challenge == longest_challenge()  # kept to the end
+    print(f"largest Set-Cookie in a whole challenge: {largest} bytes")
     assert 0 < largest < LIMIT

@@ -3,23 +3,10 @@ card of a sixteen-hand game, with a moon, fourteen point cards laid out and a fu
 
 import re
 
-from game.engine import Game
 from game.names import NAME_MAX
-from tests.support.engine import craft, suit
-from tests.support.web import HX, named_client, state_of, store
+from tests.support.web import HX, last_card_of_a_long_game, named_client, state_of, store
 
-EVEN = [[6, 6, 7, 7], [7, 6, 6, 7], [7, 7, 6, 6], [6, 7, 7, 6]]
 LIMIT = 6000  # bytes: "under 6 KB" read strictly
-
-
-def last_card_of_a_long_game() -> Game:
-    """Hand 16 (a keep hand): you hold every club and take all thirteen tricks."""
-    history = [EVEN[i % 4] for i in range(15)]
-    hands = {0: suit("C"), 1: suit("D"), 2: suit("S"), 3: suit("H")}
-    game = craft(hands, k=16, history=history, number=999_999)
-    while not (game.turn == 0 and len(game.hand(0)) == 1):
-        game.play(game.turn, game.legal_plays(game.turn)[0])
-    return game
 
 
 def test_the_largest_move_response_is_under_6_kb():

@@ -1,0 +1,352 @@
+"""Challenge a Friend (our addition) in Chromium, as two people would: Anna plays game #617 to its
+end and copies the challenge link; Bea, in another browser context, opens it, plays #617 to its
+end, sees both results hand by hand and the verdict, and sends hers back; Anna then sees both.
+By mouse with JavaScript (Bea at a phone's width, axe on every new page), with JavaScript off,
+and by keyboard alone; without animation, as the other browser tests play. Every figure is read
+from the game as each person played it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.support.browser import (
+    CARDS,
+    LIT,
+    STATUS,
+    TITLE,
+    Axe,
+    Watch,
+    act,
+    click_button,
+    expect_modal,
+    heard,
+    keys,
+    listen,
+    one_card_from_the_end,
+    open_at,
+    origin,
+    pass_by_keyboard,
+    pass_by_mouse,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHEET = "#table dialog.sheet"
+COMPARED = "table.challenge-table"
+CLIPBOARD = ["clipboard-read", "clipboard-write"]
+
+
+def state_in(context: BrowserContext):
+    """The solo state this browser's cookie holds: the game as this person played it."""
+    from django.conf import settings
+
+    from game.web.session import SessionStore, load
+
+    cookie = next(c for c in context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME)
+    return load(SessionStore(session_key=cookie["value"]))
+
+
+def points_of(context: BrowserContext) -> list[int]:
+    return [row[0] for row in state_in(context).game.history]
+
+
+def anna_at_her_last_card(fresh_context, base: str, **options) -> tuple[BrowserContext, Page]:
+    """Anna at game #617 played through the site's own actions up to her last card (a set-up
+    shortcut: test 1 plays her whole game by hand); its tally was kept from the first deal, as
+    in a browser."""
+    state = one_card_from_the_end(617)
+    state.options.name = "Anna"
+    context = fresh_context(reduced_motion="reduce", **options)
+    page = context.new_page()
+    open_at(page, base, state)
+    expect(page.locator(TITLE)).to_have_text("Hearts - Game #617")
+    return context, page
+
+
+def game_over(page: Page) -> bool:
+    return page.locator(f"{SHEET} .result").count() > 0
+
+
+# -- a whole game, three ways -------------------------------------------------------------------
+
+
+def play_to_the_end_by_mouse(page: Page, each_hand=None) -> None:
+    while True:
+        if page.locator("#pass-button").count():
+            pass_by_mouse(page)
+        expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+        for _ in range(13):
+            act(page, page.locator(LIT).first)
+        expect(page.locator(SHEET)).to_be_visible()
+        if each_hand is not None:
+            each_hand()
+        if game_over(page):
+            return
+        click_button(page, "OK")
+
+
+def play_to_the_end_without_javascript(page: Page) -> None:
+    while True:
+        if page.locator("#pass-button").count():
+            for i in range(3):
+                page.locator(CARDS).nth(i).click(position={"x": 6, "y": 24})
+                expect(page.locator(f"{CARDS}.raised")).to_have_count(i + 1)
+            page.locator("#pass-button").click()
+            expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
+            page.get_by_role("button", name="OK", exact=True).click()
+        for left in range(13, 0, -1):
+            expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+            page.locator(LIT).first.click(position={"x": 6, "y": 24})
+            expect(page.locator(CARDS)).to_have_count(left - 1)
+        expect(page.locator(SHEET)).to_be_visible()
+        if game_over(page):
+            return
+        page.locator(SHEET).get_by_role("button", name="OK").click()
+        expect(page.locator(SHEET)).to_have_count(0)
+
+
+def focus_a_lit_card(page: Page) -> None:
+    """From the card in focus, Home then the right arrow until a card that may be played."""
+    page.keyboard.press("Home")
+    for _ in range(13):
+        if page.evaluate("document.activeElement.getAttribute('aria-disabled') !== 'true'"):
+            return
+        page.keyboard.press("ArrowRight")
+    raise AssertionError("no card may be played")
+
+
+def play_to_the_end_by_keyboard(page: Page) -> None:
+    while True:
+        if page.locator("#pass-button").count():
+            pass_by_keyboard(page, (1, 1))
+        expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+        for _ in range(13):
+            expect(page.locator(CARDS + ":focus")).to_have_count(1)
+            focus_a_lit_card(page)
+            keys(page, "Enter")
+        expect(page.locator(f"{SHEET} button.push")).to_be_focused()
+        if game_over(page):
+            return
+        keys(page, "Enter")  # OK deals the next hand, and the focus goes to the cards
+        expect(page.locator(CARDS).first).to_be_focused()
+
+
+def expect_both(page: Page, anna: list[int], bea: list[int]) -> None:
+    """The challenge's page names both, and the table holds both results hand by hand."""
+    box = page.locator("#dialog-challenge")
+    expect(box).to_contain_text("Bea challenges you to game #617")
+    table = box.get_by_role("table", name=re.compile("the same deals"))
+    heads = table.locator("thead th").all_inner_texts()
+    assert heads == ["Hand", "Anna", "Bea", "Better"]
+    rows = table.locator("tbody tr")
+    expect(rows).to_have_count(max(len(anna), len(bea)))
+    first = rows.first.locator("td").all_inner_texts()
+    assert first[:2] == [str(anna[0]), str(bea[0])]
+    totals = table.locator("tfoot tr").first.locator("td").all_inner_texts()
+    assert totals[:2] == [str(sum(anna)), str(sum(bea))]
+
+
+def expect_verdict(page: Page, anna: list[int], bea: list[int]) -> str:
+    verdict = f"You took {sum(bea)} to Anna's {sum(anna)} on the same cards: "
+    sheet = page.locator(SHEET)
+    expect(sheet.locator(".verdict")).to_contain_text(verdict)
+    expect(sheet).to_have_attribute("aria-describedby", "challenge-verdict")
+    table = sheet.get_by_role("table", name=re.compile("the same deals"))
+    expect(table.locator("thead th")).to_have_text(["Hand", "You", "Anna", "Better"])
+    expect(table.locator("tbody tr")).to_have_count(max(len(anna), len(bea)))
+    return sheet.locator(".verdict").inner_text()
+
+
+# 1 -- by mouse, JavaScript on ----------
+
+
+def test_anna_challenges_bea_by_mouse_and_bea_sends_hers_back(fresh_context, live_server):
+    base = live_server.url
+    anna_context = fresh_context(permissions=CLIPBOARD, reduced_motion="reduce")
+    anna = anna_context.new_page()
+    watch = Watch(anna)  # the Copy button's script keeps to the policy
+    anna.goto(f"{base}/#617")
+    anna.wait_for_load_state("networkidle")
+    anna.get_by_label("What is your name?").fill("Anna")
+    anna.get_by_role("button", name="OK").click()
+    expect(anna.locator(TITLE)).to_have_text("Hearts - Game #617")
+    play_to_the_end_by_mouse(anna)
+    anna_points = points_of(anna_context)
+    anna.locator(SHEET).get_by_role("link", name="Challenge a Friend").click()
+    expect_modal(anna, "dialog-challenge-friend")
+    field = anna.get_by_label("Challenge link")
+    link = field.input_value()
+    assert link.startswith(f"{base}/challenge/617.") and len(link) < 200
+    anna.get_by_role("button", name="Copy Link").click()
+    expect(anna.locator("#challenge-copied")).to_have_text("The link is copied.")
+    assert anna.evaluate("navigator.clipboard.readText()") == link
+    assert watch.violations() == []
+    assert all(origin(url) == origin(base) for url in watch.requests)
+
+    bea_context = fresh_context(
+        permissions=CLIPBOARD,
+        bypass_csp=True,
+        viewport={"width": 375, "height": 667},
+        reduced_motion="reduce",
+    )
+    bea = bea_context.new_page()
+    axe = Axe(bea)
+    damaged = link.replace("/challenge/617.", "/challenge/618.")
+    bea.goto(damaged)
+    expect_modal(bea, "dialog-challenge-damaged")
+    expect(bea.locator("#dialog-challenge-damaged")).to_contain_text(
+        "This challenge link is damaged"
+    )
+    expect(bea.get_by_role("link", name="Play Game #618")).to_be_visible()
+    axe.check("a damaged challenge link")
+    bea.goto(link)
+    expect_modal(bea, "dialog-challenge")
+    box = bea.locator("#dialog-challenge")
+    expect(box).to_contain_text("Anna challenges you to game #617")
+    total = sum(anna_points)
+    expect(box).to_contain_text(
+        f"Anna took {total} point{'s' * (total != 1)} in {len(anna_points)} hands and "
+    )
+    axe.check("the challenge, a first visit")
+    bea.get_by_label("Your name").fill("Bea")
+    bea.get_by_role("button", name="Play the Same Deals").click()
+    expect(bea.locator(TITLE)).to_have_text("Hearts - Game #617")
+    expect(bea.locator("#dialogs dialog")).to_have_count(0)
+
+    def after_the_first_hand() -> None:
+        if len(state_in(bea_context).game.history) != 1:
+            return
+        table = bea.locator(SHEET).get_by_role("table", name=re.compile("the same deals"))
+        expect(table.locator("tbody tr")).to_have_count(1)  # only the hands she has played
+        cells = table.locator("tbody tr td").all_inner_texts()
+        assert cells[:2] == [str(points_of(bea_context)[0]), str(anna_points[0])]
+        assert cells[2] in ("You", "Anna", "Even")
+        axe.check("the sheet after a challenged hand")
+        bea.keyboard.press("F4")
+        expect_modal(bea, "dialog-score")
+        expect(bea.locator(f"#dialog-score {COMPARED} tbody tr")).to_have_count(1)
+        bea.keyboard.press("Escape")
+        expect(bea.locator("#dialog-score")).to_have_count(0)
+        width = bea.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"the page scrolls sideways at a phone's width: {width}"
+
+    play_to_the_end_by_mouse(bea, after_the_first_hand)
+    bea_points = points_of(bea_context)
+    expect_verdict(bea, anna_points, bea_points)
+    assert state_in(bea_context).options.moon_off_shooter is False
+    axe.check("the final sheet of a challenge")
+    bea.locator(SHEET).get_by_role("link", name="Send Your Result").click()
+    expect_modal(bea, "dialog-challenge-friend")
+    expect(bea.locator("#dialog-challenge-friend")).to_contain_text(
+        "It carries the results of Anna and Bea"
+    )
+    axe.check("the link sent back")
+    bea.get_by_role("button", name="Copy Link").click()
+    expect(bea.locator("#challenge-copied")).to_have_text("The link is copied.")
+    back = bea.evaluate("navigator.clipboard.readText()")
+    assert back == bea.get_by_label("Challenge link").input_value()
+
+    anna.goto(back)
+    expect_modal(anna, "dialog-challenge")
+    expect_both(anna, anna_points, bea_points)
+    bea.goto(back)
+    expect_modal(bea, "dialog-challenge")
+    axe.check("both results on the same deals")
+    assert axe.found == [], axe.found
+
+
+# 2 -- JavaScript off ----------
+
+
+def test_the_same_challenge_with_javascript_off(fresh_context, live_server):
+    base = live_server.url
+    anna_context, anna = anna_at_her_last_card(fresh_context, base, java_script_enabled=False)
+    anna.locator(LIT).click(position={"x": 6, "y": 24})
+    expect(anna.locator(SHEET).locator(".result")).to_be_visible()
+    anna_points = points_of(anna_context)
+    anna.locator(SHEET).get_by_role("link", name="Challenge a Friend").click()
+    expect(anna).to_have_url(f"{base}/challenge")
+    expect(anna.get_by_role("button", name="Copy Link")).to_be_hidden()  # JavaScript's own
+    link = anna.get_by_label("Challenge link").input_value()  # selected and copied by hand
+    assert link.startswith(f"{base}/challenge/617.")
+
+    bea_context = fresh_context(java_script_enabled=False, reduced_motion="reduce")
+    bea = bea_context.new_page()
+    bea.goto(link)
+    expect(bea.locator("#dialog-challenge")).to_contain_text("Anna challenges you to game #617")
+    bea.get_by_label("Your name").fill("Bea")
+    bea.get_by_role("button", name="Play the Same Deals").click()
+    expect(bea.locator(TITLE)).to_have_text("Hearts - Game #617")
+    play_to_the_end_without_javascript(bea)
+    bea_points = points_of(bea_context)
+    expect_verdict(bea, anna_points, bea_points)
+    bea.locator(SHEET).get_by_role("link", name="Send Your Result").click()
+    back = bea.get_by_label("Challenge link").input_value()
+
+    anna.goto(back)
+    expect_both(anna, anna_points, bea_points)
+    anna.get_by_role("link", name="Cancel").click()
+    expect(anna.locator(SHEET).locator(".result")).to_be_visible()  # her own game as it was
+
+
+# 3 -- by keyboard alone, and what a screen reader hears ----------
+
+
+def test_the_same_challenge_by_keyboard_alone(fresh_context, live_server):
+    base = live_server.url
+    anna_context, anna = anna_at_her_last_card(fresh_context, base, permissions=CLIPBOARD)
+    anna.keyboard.press("Tab")
+    expect(anna.get_by_role("link", name="Skip to your cards")).to_be_focused()
+    anna.keyboard.press("Enter")
+    anna.keyboard.press("Tab")
+    expect(anna.locator(CARDS)).to_be_focused()  # her last card
+    keys(anna, "Enter")
+    expect(anna.locator(f"{SHEET} button.push")).to_be_focused()
+    anna_points = points_of(anna_context)
+    link = copy_by_keyboard(anna, "Challenge a Friend")
+
+    bea_context = fresh_context(permissions=CLIPBOARD, reduced_motion="reduce")
+    bea = bea_context.new_page()
+    listen(bea)
+    bea.goto(link)
+    expect_modal(bea, "dialog-challenge")
+    expect(bea.get_by_label("Your name")).to_be_focused()
+    bea.keyboard.type("Bea")
+    bea.keyboard.press("Enter")
+    expect(bea.locator(TITLE)).to_have_text("Hearts - Game #617")
+    expect(bea.locator(CARDS).first).to_be_focused()
+    play_to_the_end_by_keyboard(bea)
+    bea_points = points_of(bea_context)
+    verdict = expect_verdict(bea, anna_points, bea_points)
+    assert any(verdict in said for said in heard(bea)), heard(bea)  # the live region told it
+    back = copy_by_keyboard(bea, "Send Your Result")
+
+    anna.goto(back)
+    expect_modal(anna, "dialog-challenge")
+    expect_both(anna, anna_points, bea_points)
+    expect(anna.get_by_role("button", name="Play the Same Deals")).to_be_focused()
+    anna.keyboard.press("Escape")
+    expect(anna.locator("#dialog-challenge")).to_have_count(0)
+
+
+def copy_by_keyboard(page: Page, name: str) -> str:
+    """From the final sheet's OK (in focus), Tab to the challenge link, Enter; the link's field
+    has the focus; Tab to Copy Link, Enter; Esc closes the dialog."""
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name=name)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect_modal(page, "dialog-challenge-friend")
+    field = page.get_by_label("Challenge link")
+    expect(field).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Copy Link")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#challenge-copied")).to_have_text("The link is copied.")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link == field.input_value()
+    page.keyboard.press("Escape")
+    expect(page.locator("#dialog-challenge-friend")).to_have_count(0)
+    return link
