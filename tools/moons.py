@@ -96,7 +96,9 @@ def playout_moons(game: Game, seat: int, shooter: int) -> dict[int, float]:
     know = knowledge_of(view)
     first = not view.tricks
     legal = legal_mask(know.hand, view.trick, first, bool(know.gone & HEART_MASK))
-    rng = SplitMix64.for_key(brain.PLAY_STREAM, view.number, view.hand_number, view.cards_played, seat)
+    rng = SplitMix64.for_key(
+        brain.PLAY_STREAM, view.number, view.hand_number, view.cards_played, seat
+    )
     drawn = DealSampler(know).draw_many(rng, SAMPLES, core)
     leader = view.trick_leader if view.trick_leader is not None else seat
     n = len(view.trick)
@@ -111,7 +113,7 @@ def playout_moons(game: Game, seat: int, shooter: int) -> dict[int, float]:
             stop = (i * brain.STOP_SHARE) % 1.0 < brain.STOP_SHARE
             after = core.play_out(
                 trial, leader, table, n + 1, core.buffer(list(know.pts)), know.gone,
-                len(view.tricks), -1, seat, stop, -1, record,
+                len(view.tricks), -1, seat, stop, -1, record, brain.DEFEND,
             )  # fmt: skip
             moons += int(after[shooter]) == MOON
         shares[card] = moons / SAMPLES

@@ -44,6 +44,9 @@ HUNT_SHARE = 0.0  # if set: the share of deals in which the lone taker of the po
 HUNT_PRIOR = 0.0  # odds that a lone taker of the points shoots, before its plays are read
 HUNT_RATIO = 3.0  # how much likelier a play makes a shooter if a shooter would make it
 READ_MISS = 1.0  # a deal's weight times this per play of another seat it does not explain
+DEFEND = 0  # the playouts' defence against a moon (bits of sim.DEFEND_SELF, sim.DEFEND_LATE)
+SAFETY_MARGIN = 0.0  # if set: mean points within which a card that beats a lone taker is played
+SAFETY_POINTS = 8  # the lone taker's points from which the safety net holds
 MOON_RANK_FLOOR = RANKS.index("9")  # a ten weighs 1 towards a moon, an ace 5
 PASS_SIZE = 3
 QUEEN_GUARDS = 3  # low spades that keep the queen safe to hold
@@ -211,6 +214,7 @@ def _search(
                 hunter,
                 moon_odds(core, view, drawn, deals, hunter),
                 weights,
+                DEFEND,
             )
             weight += sum(float(w) for w in weights[:deals])
         budget -= deals * len(alive) * remaining
@@ -230,7 +234,33 @@ def _search(
         if best_key is None or key < best_key:
             best_key = key
             best = card
+    if SAFETY_MARGIN and weight and best_key is not None:
+        means = {options[k][0]: totals[k] / weight for k in alive if options[k][1] < 0}
+        net = safety_card(know, view.trick, (leader + win_i) % 4, list(means))
+        if net >= 0 and means[net] <= best_key[0] / weight + SAFETY_MARGIN:
+            return net
     return best
+
+
+def safety_card(know: Knowledge, trick, winner: int, cards: list[int]) -> int:
+    """The safety net's card (-1 if none): where another seat holds every point taken, at least
+    ``SAFETY_POINTS``, the cheapest of ``cards`` that beats it on the trick it is winning; or,
+    last to a trick that another seat takes, a point card to split the points."""
+    lone = suspect(know)
+    if lone < 0 or know.pts[lone] < SAFETY_POINTS or not trick:
+        return -1
+    win = trick[0]
+    for c in trick:
+        if suit_of(c) == suit_of(trick[0]) and c > win:
+            win = c
+    if winner == lone:
+        beats = [c for c in cards if suit_of(c) == suit_of(win) and c > win]
+        return min(beats) if beats else -1
+    if len(trick) == 3:
+        points = [c for c in cards if c == QS or suit_of(c) == HEARTS]
+        if points:
+            return max(points, key=lambda c: (c == QS, c))
+    return -1
 
 
 def suspect(know: Knowledge) -> int:
