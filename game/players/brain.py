@@ -69,6 +69,7 @@ HIGH_SPADE_DANGER = 11.0
 HIGH_SPADE_SAFE = 2.0
 LOW_SPADE_KEEP = 10.0
 HEART_EXTRA = 1.5
+KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
 LENGTH_RELIEF = 0.4
 LONG_SPADES = 5
 
@@ -415,5 +416,7 @@ def _danger(c: int, hand: int) -> float:
             return HIGH_SPADE_SAFE if safe else HIGH_SPADE_DANGER
         return r - LOW_SPADE_KEEP
     if s == HEARTS:
+        if KEEP_STOPPER and c == high(hand & SUIT[HEARTS]) and r >= KEEP_STOPPER:
+            return -RANKS_PER_SUIT  # the top heart stays, to stop a moon (off by default)
         return r + HEART_EXTRA
     return r - LENGTH_RELIEF * length

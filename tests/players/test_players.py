@@ -355,3 +355,24 @@ def test_the_safety_net_beats_a_lone_taker_of_eight_points_or_splits_them():
     # a trick another seat takes, ours last: a point card, the queen first
     assert brain.safety_card(know, trick, 1, [three, six]) == six
     assert brain.safety_card(know, trick[:2], 1, [three, six]) == -1  # not last, not its trick
+
+
+def test_keep_stopper_holds_back_the_top_heart_from_the_pass(monkeypatch):
+    from game.players import brain
+    from game.players.brain import rule_pass
+
+    game = Game.from_dict(
+        {
+            "v": 1, "n": 5, "m": 0, "k": 1, "p": "passing",
+            "h": [
+                "AH9H5H2HKC9C4C3CJD8D5D2D7S", "KHQH4H3HQCTC5C2CKDTD6D3D8S",
+                "JHTH7H6HJC8C7C6CQD9D7D4DAD", "8HAC2SAS3SKS4SQS5S6S9SJSTS",
+            ],  # fmt: skip
+            "x": ["", "", "", ""], "r": ["", "", "", ""], "t": "", "s": [],
+        }
+    )  # fmt: skip
+    ace = Card.parse("AH").index
+    assert ace in rule_pass(view_of(game, 0))  # off: the ace of hearts is among the first to go
+    monkeypatch.setattr(brain, "KEEP_STOPPER", 10)
+    kept = rule_pass(view_of(game, 0))
+    assert ace not in kept and len(kept) == 3
