@@ -42,6 +42,7 @@ FALLBACK_EDGE = 0.5  # total points by which the heuristic's own card wins a nea
 OTHERS_CREDIT = 0.05  # per point that goes to another seat instead of us
 HUNT_SHARE = 0.0  # if set: the share of deals in which the lone taker of the points shoots
 HUNT_PRIOR = 0.0  # odds that a lone taker of the points shoots, before its plays are read
+HUNT_BELIEVE = 0.0  # if set: a deal's shooter odds times its hand's moon strength over this
 HUNT_RATIO = 3.0  # how much likelier a play makes a shooter if a shooter would make it
 READ_MISS = 1.0  # a deal's weight times this per play of another seat it does not explain
 DEFEND = 0  # the playouts' defence against a moon (bits of sim.DEFEND_SELF, sim.DEFEND_LATE)
@@ -280,7 +281,8 @@ def moon_odds(core, view: View, drawn, deals: int, hunter: int):
     """For each of the ``deals`` deals drawn, the chance that ``hunter`` is going for the moon:
     read from its plays so far, as they look from the hand the deal gives it (``HUNT_PRIOR``
     odds before any play, each play a shooter would make and a ducker would not multiplying them
-    by ``HUNT_RATIO``); or ``HUNT_SHARE`` in every deal when that is set."""
+    by ``HUNT_RATIO``; with ``HUNT_BELIEVE``, less in a deal that gives it a hand too weak to
+    shoot, its played cards counted in); or ``HUNT_SHARE`` in every deal when that is set."""
     out = core.reals(max(deals, 1))
     if hunter < 0 or not (HUNT_SHARE or HUNT_PRIOR):
         return out
@@ -294,7 +296,18 @@ def moon_odds(core, view: View, drawn, deals: int, hunter: int):
         drawn, deals, hunter, *(core.buffer(column) for column in columns), len(plays),
         HUNT_PRIOR, HUNT_RATIO, out,
     )  # fmt: skip
+    if HUNT_BELIEVE:
+        # a believable shooter: a deal that gives it a weak hand imagines it shooting less
+        held = sum(1 << c for c in cards_of_plays(plays))
+        for i in range(deals):
+            strength = moon_strength(int(drawn[i][hunter]) | held)
+            out[i] *= min(1.0, strength / HUNT_BELIEVE)
     return out
+
+
+def cards_of_plays(plays) -> list[int]:
+    """The cards of ``plays_of``'s entries."""
+    return [play[0] for play in plays]
 
 
 def moon_strength(hand: int) -> float:

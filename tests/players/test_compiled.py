@@ -158,6 +158,7 @@ def test_the_search_switched_off_parts_decide_alike_in_both_forms(fast, monkeypa
     # same cards compiled and in Python
     monkeypatch.setattr(brain, "READ_MISS", 0.5)
     monkeypatch.setattr(brain, "HUNT_PRIOR", 0.3)
+    monkeypatch.setattr(brain, "HUNT_BELIEVE", 1.2)
     monkeypatch.setattr(brain, "PASS_DEALS", 24)
     monkeypatch.setattr(brain, "DEFEND", sim.DEFEND_SELF | sim.DEFEND_LATE)
     monkeypatch.setattr(brain, "SAFETY_MARGIN", 1.0)
