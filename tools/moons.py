@@ -120,9 +120,9 @@ def playout_moons(game: Game, seat: int, shooter: int) -> dict[int, float]:
     return shares
 
 
-def play(number: int, hand_number: int, seat: int) -> tuple[Game, list[Game]]:
-    """One hand, ours in ``seat`` and hunters elsewhere; the hand as played and the positions
-    at each of ours' decisions."""
+def play(number: int, hand_number: int, seat: int, ours=None) -> tuple[Game, list[Game]]:
+    """One hand, ours in ``seat`` (its card chosen by ``ours``, ``OURS.play`` by default) and
+    hunters elsewhere; the hand as played and the positions at each of ours' decisions."""
     HUNTER_PLAYER.reset()
     kinds = [HUNTER] * 4
     kinds[seat] = OURS
@@ -132,9 +132,10 @@ def play(number: int, hand_number: int, seat: int) -> tuple[Game, list[Game]]:
             game.pass_cards(s, kinds[s].pass_cards(game, s))
     decisions = []
     while game.phase == Phase.PLAYING:
-        if game.turn == seat:
+        s = game.turn
+        if s == seat:
             decisions.append(game.copy())
-        game.play(game.turn, kinds[game.turn].play(game, game.turn))
+        game.play(s, (ours or OURS.play)(game, s) if s == seat else HUNTER.play(game, s))
     return game, decisions
 
 
@@ -202,16 +203,7 @@ def decisions_card(position: Game, game: Game, seat: int) -> str:
 
 def oracle_hand(number: int, hand_number: int, seat: int) -> int:
     """Whether a hunter shoots when ours in ``seat`` searches with the true deal (question b)."""
-    HUNTER_PLAYER.reset()
-    kinds = [HUNTER] * 4
-    kinds[seat] = OURS
-    game = deal_game(number, hand_number)
-    if game.phase == Phase.PASSING:
-        for s in range(4):
-            game.pass_cards(s, kinds[s].pass_cards(game, s))
-    while game.phase == Phase.PLAYING:
-        s = game.turn
-        game.play(s, oracle_play(game, s) if s == seat else HUNTER.play(game, s))
+    game, _ = play(number, hand_number, seat, oracle_play)
     return int(game.moon_shooter is not None and game.moon_shooter != seat)
 
 
