@@ -153,9 +153,9 @@ def test_the_search_decides_alike_in_both_forms(fast):
 
 
 def test_the_search_switched_off_parts_decide_alike_in_both_forms(fast, monkeypatch):
-    # the play reading, the imagined shooter, the searched pass, the playouts' defence and the
-    # safety net are off by default (the bench found no gain); on, they too must choose the
-    # same cards compiled and in Python
+    # the play reading, the searched pass, the believable shooter and the safety net are off by
+    # default (the bench found no gain); the imagined shooter and the playouts' defence are on
+    # (issue 38); with all of them on, both forms must choose the same cards
     monkeypatch.setattr(brain, "READ_MISS", 0.5)
     monkeypatch.setattr(brain, "HUNT_PRIOR", 0.3)
     monkeypatch.setattr(brain, "HUNT_BELIEVE", 1.2)

@@ -8,24 +8,25 @@ from tools.bench import FIRST_NUMBER
 
 
 def test_a_stop_found_is_a_real_sequence_of_our_cards_that_splits_the_points():
-    # deal 0 with ours in seat 0: a hunter shoots; the search finds a card of ours from which
+    # deal 0 with ours in seat 3: a hunter shoots; the search finds a card of ours from which
     # the hunters, replying by their own play, no longer make the moon
-    game, decisions = moons.play(FIRST_NUMBER, 1, 0)
+    seat = 3
+    game, decisions = moons.play(FIRST_NUMBER, 1, seat)
     shooter = game.moon_shooter
-    assert shooter not in (None, 0)
+    assert shooter not in (None, seat)
     found = None
     for position in reversed(decisions):
-        card = moons.stop_search(position, 0, shooter, [moons.NODES])
+        card = moons.stop_search(position, seat, shooter, [moons.NODES])
         if card is not None:
             found = (position, card)
             break
     assert found is not None
     position, card = found
     # the card played there in the real hand is not the one that begins the stop
-    assert moons.card_index(moons.decisions_card(position, game, 0)) != card
+    assert moons.card_index(moons.decisions_card(position, game, seat)) != card
     trial = position.copy()
-    trial.play(0, moons.DECK[card].code)
-    moons.hunters_until(trial, 0)
+    trial.play(seat, moons.DECK[card].code)
+    moons.hunters_until(trial, seat)
     assert trial.phase == Phase.PLAYING or trial.moon_shooter is None
 
 
