@@ -83,7 +83,9 @@ def show_table(
     changed (``changed``: the view's action did), then render the table."""
     dealt = seat_player(state, timing.clock)
     notice = take_notice(state)
-    if changed or dealt or notice:
+    # a table drawn as it stands shows the next lead at once: Undo's window closes with it
+    shut = not draw.get("animate") and actions.close_undo_window(state)
+    if changed or dealt or notice or shut:
         save_state(request, state, timing)
     return render_table(request, state, timing, message or notice, **draw)
 
@@ -122,7 +124,10 @@ def render_table(
         context = {"state": state, "view": view, "message": message, "options": state.options}
         template = f"game/{view.phase}.html"
     context["seq"] = state.seq
-    context["undo_offered"] = actions.undo_offered(state)
+    context["undo_offer"] = offer = actions.undo_offer(state)
+    context["undo_offered"] = offer != actions.UNDO_OFF
+    if offer == actions.UNDO_UNTIL_GATHERED:  # said by the page once it greys Undo
+        context["undo_late"] = actions.NEXT_TRICK_BEGUN
     context["template"] = template
     context["dialog"] = dialog
     context.update(extra or {})
