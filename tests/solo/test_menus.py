@@ -3,7 +3,6 @@ its own), numbered games, options, statistics, undo, hint and exit, and each ref
 
 from __future__ import annotations
 
-import copy
 import re
 import tomllib
 
@@ -17,7 +16,7 @@ from game.web import table
 from game.web.player import PlayerState, Stats
 from tests.support import REPO
 from tests.support.browser import played_until
-from tests.support.web import HX, state_of, store, winning_card
+from tests.support.web import HX, card_a_computer_takes, state_of, store, winning_card
 
 DIALOGS = {
     "/help": "dialog-help",
@@ -447,20 +446,15 @@ def wall(monkeypatch) -> list[int]:
 
 
 def before_a_computer_takes_your_card(client, speed: str = "normal") -> tuple[PlayerState, str]:
-    """The first moment of game 617 at which your card (the first you may play) goes to a
-    trick a computer takes, who then leads the next one before your turn comes back."""
+    """The first moment of game 617 at which a card you may play goes to a trick a computer
+    takes, who then leads the next one before your turn comes back."""
     state = playing(client)
     state.options.speed = speed
     clock = actions.Clock()
-    while True:
-        card = state.game.legal_plays(0)[0]
-        tried = copy.deepcopy(state)
-        actions.play(tried, card, clock)
-        game = tried.game
-        if game.phase == "playing" and game.trick and game.tricks_played > state.game.tricks_played:
-            store(client, state)
-            return state, card
-        state = tried
+    while (card := card_a_computer_takes(state)) is None:
+        actions.play(state, state.game.legal_plays(0)[0], clock)
+    store(client, state)
+    return state, card
 
 
 def gathering(html: str) -> int:
