@@ -531,6 +531,20 @@ def test_a_table_drawn_as_it_stands_ends_the_window(client, wall):
     assert state_of(client).game == played.game
 
 
+def test_a_refusal_in_the_window_draws_undo_greyed_and_changes_nothing(client, wall):
+    """A stale form refused while your card's trick is drawn: the table comes back as it stands
+    (the lead in view), so the page draws Undo greyed with the sentence it says instead of
+    posting; the saved table is exactly as it was."""
+    _, card = before_a_computer_takes_your_card(client)
+    client.post("/play", {"card": card}, **HX)
+    played = client.session["t"]
+    response = text(client.post("/play", {"card": card, "seq": 0}, **HX))
+    assert "That was already done." in response
+    assert 'data-undo="off"' in response
+    assert f'data-undo-late="{actions.NEXT_TRICK_BEGUN}"' in response
+    assert client.session["t"] == played
+
+
 def test_undo_refused_once_the_trick_is_gathered_or_the_hand_is_over(client):
     state = playing(client)
     clock = actions.Clock()
