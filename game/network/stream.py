@@ -47,12 +47,13 @@ RETRY_MS = 1000  # how long the browser waits before it reconnects a stream that
 
 
 def admit(request: HttpRequest, code: str) -> int | None:
-    """The table's version if this browser holds a seat at it, else None."""
+    """The table's version if this browser holds a seat at it (or waits for one), else None."""
     close_old_connections()
     row = store.fetch(code)
     if row is None:
         return None
-    if seats.seat_of(request, code, TableState.from_json(row.state)) is None:
+    state = TableState.from_json(row.state)
+    if seats.seat_of(request, code, state) is None and seats.heir_of(request, code, state) is None:
         return None
     return row.version
 

@@ -9,7 +9,9 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.browser import STATUS, give_name
+from game.network.seats import COOKIE
+from tests.support.browser import CARDS, STATUS, give_name
+from tests.support.network import Person, settle, table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -81,3 +83,63 @@ def test_every_seat_name_is_whole_at_phone_and_desktop_widths_solo_and_at_a_tabl
             page.goto(f"/t/{code}/" if page is not solo else "/")
             expect(page.locator("#table .seat-left .name bdi")).to_have_text(left)
             assert names_clipped(page) == [], (left, width)
+
+
+def person_of(page: Page, name: str, code: str) -> Person:
+    """A set-up shortcut beside the browsers: the same seat as ``page``'s, its cookie in a test
+    client, so that ``settle`` may play its cards while the test watches another browser."""
+    person = Person(name, code)
+    cookie = next(c for c in page.context.cookies() if c["name"] == COOKIE)
+    person.client.cookies[COOKIE] = cookie["value"]
+    person.seat = [s.name for s in table_of(code)[1].seats].index(name)
+    return person
+
+
+def test_a_friend_on_a_phone_arriving_after_the_start_waits_then_takes_michele_s_seat(
+    fresh_context, live_server
+):
+    anna = fresh_context(base_url=live_server.url).new_page()
+    code = deal(anna, "Anna")
+    link = anna.locator("#table-link").input_value()
+    bob = fresh_context(base_url=live_server.url).new_page()
+    open_link(bob, link, "Bob")
+    expect(anna.locator(".net-seats")).to_contain_text("Bob")
+    anna.keyboard.press("F2")
+    expect(anna.locator(STATUS)).to_have_text("Select three cards to pass to Bob.")
+
+    lee = fresh_context(base_url=live_server.url, **PHONE).new_page()
+    lee.goto(link)
+    invited = lee.locator("#invited")
+    expect(invited).to_have_text(
+        "Anna has invited you to their table. The game has begun: you take Michele's seat,"
+        " where a computer player plays now, when the next hand is dealt."
+    )
+    lee.get_by_label("What is your name?").fill("Lee")
+    lee.get_by_role("button", name="OK").tap()
+    expect(lee.locator(STATUS)).to_have_text(
+        "Waiting for this hand to end: Michele's seat is yours from the next hand."
+    )
+    expect(lee.locator("#arriving-title")).to_have_text("Hearts Network: Anna's table")
+    expect(lee.locator("#table .card, #table .backs")).to_have_count(0)  # no card of the hand
+    anna.reload()
+    expect(anna.locator(".seat-left")).to_contain_text("Bob")
+    expect(anna.locator(".seat-top")).to_contain_text("Lee sits here from the next hand")
+
+    people = [person_of(anna, "Anna", code), person_of(bob, "Bob", code)]
+    settle(people, until=lambda state: state.game.phase == "hand_over")
+    expect(lee.locator(STATUS)).to_contain_text("Waiting for this hand to end")
+    expect(lee.locator("#table .card")).to_have_count(0)
+    settle(people, until=lambda state: state.game.hand_number == 2)
+    # Lee's page, polling, shows his own hand of the next deal: he passes by touch
+    expect(lee.locator(STATUS)).to_have_text("Select three cards to pass to Bob.", timeout=15_000)
+    expect(lee.locator("#table .seat-bottom .name")).to_have_text("Lee")
+    for place in range(3):
+        before = lee.locator("#table").get_attribute("data-seq")
+        lee.locator(CARDS).nth(place).tap(position={"x": 6, "y": 40})
+        lee.wait_for_function(
+            "before => document.querySelector('#table').dataset.seq !== before", arg=before
+        )
+    expect(lee.locator(f"{CARDS}.raised")).to_have_count(3)
+    lee.locator("#pass-button").tap()
+    expect(lee.locator(STATUS)).to_have_text("Waiting for other players to pass...")
+    assert table_of(code)[1].game.has_passed(2)
