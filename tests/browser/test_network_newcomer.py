@@ -121,8 +121,27 @@ def test_a_friend_on_a_phone_arriving_after_the_start_waits_then_takes_michele_s
     )
     expect(lee.locator("#arriving-title")).to_have_text("Hearts Network: Anna's table")
     expect(lee.locator("#table .card, #table .backs")).to_have_count(0)  # no card of the hand
+    # Help, from the menu on the phone while waiting, says what a late friend gets
+    lee.get_by_role("menuitem", name="Help").tap()
+    lee.get_by_role("menuitem", name="Help Contents").tap()
+    help_text = lee.locator("dialog#dialog-help")
+    expect(help_text.locator("#help-network")).to_have_text(
+        "The Hearts Network: a table for friends (our addition)"
+    )
+    expect(help_text).to_contain_text("takes a computer player's seat when the next hand is dealt")
+    help_text.get_by_role("button", name="OK").tap()
+    expect(help_text).to_have_count(0)
     anna.reload()
     expect(anna.locator(".seat-left")).to_contain_text("Bob")
+    # and by F1 at the table: inviting, the minute's wait, Undo and the hint at a shared table
+    anna.keyboard.press("F1")
+    help_text = anna.locator("dialog#dialog-help")
+    expect(help_text).to_contain_text("the dealer sends the table's link to friends")
+    expect(help_text).to_contain_text("when the table has waited a minute for one person")
+    expect(help_text).to_contain_text("Undo Card does nothing at a shared table")
+    expect(help_text).to_contain_text("The hint (H) and Review Last Hand work as in a game alone")
+    anna.keyboard.press("Escape")
+    expect(help_text).to_have_count(0)
     expect(anna.locator(".seat-top")).to_contain_text("Lee sits here from the next hand")
 
     people = [person_of(anna, "Anna", code), person_of(bob, "Bob", code)]
