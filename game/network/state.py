@@ -41,6 +41,9 @@ class Seat:
     heir: str = ""
     heir_name: str = ""
     late: bool = False  # sat down at this hand's deal: the hand kept for review is not theirs
+    # when this person's page went away (its event stream closed by the browser) with no page
+    # of theirs back since; 0: here, as far as the table can tell
+    left: float = 0.0
 
     @property
     def person(self) -> bool:
@@ -63,6 +66,7 @@ class Seat:
             "w": self.waiting_since,
             **({"e": self.heir, "en": self.heir_name} if self.heir else {}),
             **({"l": 1} if self.late else {}),
+            **({"g": self.left} if self.left else {}),
         }
 
     @classmethod
@@ -80,6 +84,7 @@ class Seat:
             heir=str(data.get("e", "")),
             heir_name=clean_name(str(data.get("en", ""))),
             late=bool(data.get("l", 0)),
+            left=float(data.get("g", 0.0)),
         )
 
 
@@ -162,6 +167,12 @@ class TableState:
         """Seconds the table has waited on ``seat`` (0 when it does not wait on it)."""
         since = self.seats[seat].waiting_since
         return max(0.0, now - since) if since and seat in self.waiting_for() else 0.0
+
+    def gone(self, seat: int, now: float, grace: float) -> bool:
+        """Whether ``seat``'s person has left: their page closed ``grace`` seconds ago or more
+        (a page that reconnects, after a deploy or a stream's ten minutes, is back in one)."""
+        left = self.seats[seat].left
+        return bool(left) and self.seats[seat].present and now - left >= grace
 
     def mark(self, version: int) -> None:
         game = self.game

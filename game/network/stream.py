@@ -33,7 +33,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 
-from game.network import bus, seats, store
+from game.network import bus, presence, seats, store
 from game.network.bus import Watch
 from game.network.state import TableState
 
@@ -46,25 +46,32 @@ STREAM_SECONDS = 600  # a stream ends after ten minutes and the page opens anoth
 RETRY_MS = 1000  # how long the browser waits before it reconnects a stream that ended
 
 
-def admit(request: HttpRequest, code: str) -> int | None:
-    """The table's version if this browser holds a seat at it (or waits for one), else None."""
+def admit(request: HttpRequest, code: str) -> tuple[int, str] | None:
+    """The table's version if this browser holds a seat at it (or waits for one), with the
+    seat's token hash (empty for one waiting), else None. A person marked as gone is back."""
     close_old_connections()
     row = store.fetch(code)
     if row is None:
         return None
     state = TableState.from_json(row.state)
-    if seats.seat_of(request, code, state) is None and seats.heir_of(request, code, state) is None:
-        return None
-    return row.version
+    seat = seats.seat_of(request, code, state)
+    if seat is None:
+        return None if seats.heir_of(request, code, state) is None else (row.version, "")
+    presence.back(row, state, seat)
+    return row.version, state.seats[seat].token_hash
 
 
 def frame(version: int) -> str:
     return f"event: table\nid: {version}\ndata: {version}\n\n"
 
 
-async def stream(code: str, found: Watch) -> AsyncIterator[str]:
-    """The events of one page: the version at once, then each new one, with heartbeats."""
+async def stream(code: str, found: Watch, holder: str = "") -> AsyncIterator[str]:
+    """The events of one page: the version at once, then each new one, with heartbeats.
+    ``holder``: the seat's token hash, for its presence (``game.network.presence``)."""
     loop = asyncio.get_running_loop()
+    ended = False  # by the server (its ten minutes): not the person leaving
+    if holder:
+        presence.opened(code, holder)
     try:
         yield f"retry: {RETRY_MS}\n" + frame(found.version)
         sent = found.version
@@ -79,8 +86,11 @@ async def stream(code: str, found: Watch) -> AsyncIterator[str]:
             if found.version > sent:
                 sent = found.version
                 yield frame(sent)
+        ended = True
     finally:
         bus.hub.unwatch(code, found)
+        if holder:
+            presence.closed(code, holder, by_browser=not ended)
 
 
 def plain(status: int, text: str) -> HttpResponse:
@@ -103,16 +113,17 @@ async def events(request: HttpRequest, code: str) -> HttpResponse:
     found = bus.hub.watch(code)  # before the version is read: nothing saved in between is missed
     try:
         # in the loop's shared executor: a stream keeps no thread (nor connection) of its own
-        version = await sync_to_async(admit, thread_sensitive=False)(request, code)
+        admitted = await sync_to_async(admit, thread_sensitive=False)(request, code)
     except DatabaseError:
         bus.hub.unwatch(code, found)
         log.warning("streams: the table could not be read", exc_info=True)
         return plain(503, "The table could not be reached just now; the page will try again.")
-    if version is None:
+    if admitted is None:
         bus.hub.unwatch(code, found)
         return plain(404, "No table you sit at has this address.")
+    version, holder = admitted
     found.offer(version)
-    response = StreamingHttpResponse(stream(code, found), content_type="text/event-stream")
+    response = StreamingHttpResponse(stream(code, found, holder), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx, if one is in front: pass each event at once
     return response

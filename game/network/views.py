@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import secrets
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -30,10 +31,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_ratelimit.core import is_ratelimited
 
 from game import seating
-from game.engine import IllegalMove, check_number
+from game.engine import SEATS, IllegalMove, check_number
 from game.models import Table
 from game.names import TOO_LONG, clean_name, too_long
-from game.network import seats, store
+from game.network import presence, seats, store
 from game.network import state as tables
 from game.network.codes import CODE_PATTERN, LINK_PATTERN, new_code
 from game.network.quiet import QUIET_ASKED, ask_again, nothing_new, quiet, since_of, whole
@@ -70,6 +71,22 @@ TOO_MANY_IN_ALL = "So many tables are being dealt just now that no more can be. 
 def idle_limit() -> int:
     """Seconds the table waits for a person before anyone may hand their seat to a computer."""
     return getattr(settings, "HEARTS_IDLE_SECONDS", 60)
+
+
+def sheet_idle_limit() -> int:
+    """Seconds the table waits for someone at the score sheet whose page is still open before
+    anyone may hand their seat to a computer: reading the score is not being away."""
+    return getattr(settings, "HEARTS_SHEET_IDLE_SECONDS", 300)
+
+
+def takeover_at(state: tables.TableState, seat: int) -> float:
+    """The Unix time from which anyone may let a computer play for ``seat``'s person, whom the
+    table waits on: the idle limit after it began waiting (at the score sheet, the longer one),
+    or at once once they have left (their page closed)."""
+    me, game = state.seats[seat], state.game
+    limit = sheet_idle_limit() if game is not None and game.phase.over else idle_limit()
+    at = me.waiting_since + limit
+    return min(at, me.left + presence.left_grace()) if me.left else at
 
 
 def dealer_gone_limit() -> int:
@@ -132,8 +149,13 @@ def seat_view(seen: Seen, options: Options):
         options=options,
     )
     status = ""
+    now = store.now_seconds()
+    gone = [s for s in SEATS if state.gone(s, now, presence.left_grace())]
+    waited = [s for s in state.waiting_for() if s in gone]
     if me.away:
         status = "A computer player is playing for you. Press Sit Down to play again."
+    elif waited and seat not in state.waiting_for():
+        status = f"{names[waited[0]]} has left the table. You may let a computer play for them."
     elif game.phase.over and me.ready:
         status = "Waiting for the other players to press OK..."
     # what came after the version the page showed (none when it is unknown) arrives in order
@@ -144,7 +166,11 @@ def seat_view(seen: Seen, options: Options):
         own_card_placed=seen.own_card_placed,
         viewer=seat,
         names=names,
-        labels=[computer_label(other) for other in state.seats],  # for the eyes and readers
+        # for the eyes and readers
+        labels=[
+            "has left the table" if index in gone else computer_label(other)
+            for index, other in enumerate(state.seats)
+        ],
         status=status,
     )
     return player, view
@@ -168,8 +194,8 @@ def idle_seats(seen: Seen) -> list[dict]:
         {
             "seat": s,
             "name": seen.state.seats[s].name,
-            "ripe": seen.state.waited(s, now) >= idle_limit(),
-            "ripe_at": seen.state.seats[s].waiting_since + idle_limit(),
+            "ripe": now >= takeover_at(seen.state, s),
+            "ripe_at": takeover_at(seen.state, s),
         }
         for s in seen.state.waiting_for()
         if s != seen.seat
@@ -667,7 +693,10 @@ def _replace(request: HttpRequest, state: tables.TableState, seat: int, row: Tab
     other = request.POST.get("seat", "")
     if other not in ("0", "1", "2", "3"):
         raise IllegalMove("There is no such player.")
-    tables.replace(state, int(other), store.now_seconds(), idle_limit())
+    them = int(other)
+    since = state.seats[them].waiting_since  # 0: the table does not wait on them (refused)
+    limit = max(0, math.floor(takeover_at(state, them) - since)) if since else 0
+    tables.replace(state, them, store.now_seconds(), limit)
 
 
 replace = seat_action(_replace)

@@ -4,13 +4,11 @@ or a desktop) and types at the prompt."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from game.network.seats import COOKIE
-from tests.support.browser import CARDS, STATUS, give_name
+from tests.support.browser import CARDS, STATUS, deal, give_name, open_link
 from tests.support.network import Person, settle, table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -18,26 +16,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"viewport": {"width": 375, "height": 667}, "has_touch": True, "is_mobile": True}
 WIDTHS = [(320, 568), (375, 667), (1024, 768), (1920, 1080)]
 LONG_NAME = "Maximilian-Alexander"  # twenty characters, the most a name may have
-
-
-def deal(page: Page, name: str) -> str:
-    """From a first visit, Game, Network..., I will be the dealer: the table's code."""
-    page.goto("/")
-    give_name(page, name)
-    page.get_by_role("menuitem", name="Game").click()
-    page.get_by_role("menuitem", name="Network...").click()
-    dialog = page.locator("dialog#dialog-network")
-    expect(dialog.get_by_label("Your name")).to_have_value(name)
-    dialog.get_by_role("button", name="OK").click()
-    expect(page.locator("#lobby-title")).to_have_text(f"Hearts Network: {name}'s table")
-    return re.search(r"/t/([^/]+)/", page.url).group(1)
-
-
-def open_link(page: Page, link: str, name: str) -> None:
-    """A friend opens the dealer's link and answers the prompt."""
-    page.goto(link)
-    page.get_by_label("What is your name?").fill(name)
-    page.get_by_role("button", name="OK").click()
 
 
 def names_clipped(page: Page) -> list[str]:
@@ -138,6 +116,8 @@ def test_a_friend_on_a_phone_arriving_after_the_start_waits_then_takes_michele_s
     help_text = anna.locator("dialog#dialog-help")
     expect(help_text).to_contain_text("the dealer sends the table's link to friends")
     expect(help_text).to_contain_text("when the table has waited a minute for one person")
+    expect(help_text).to_contain_text("the others read beside their seat and in the status bar")
+    expect(help_text).to_contain_text("Reading the score sheet is not being away")
     expect(help_text).to_contain_text("Undo Card does nothing at a shared table")
     expect(help_text).to_contain_text("The hint (H) and Review Last Hand work as in a game alone")
     anna.keyboard.press("Escape")

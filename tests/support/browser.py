@@ -1,5 +1,7 @@
 """What the browser tests share: where things are on the page and how to wait for the server."""
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from tests.support import REPO
@@ -33,6 +35,27 @@ def arrive(page: Page, url: str, name: str = "Ada", number: int = 617) -> None:
     expect(page.get_by_text("Welcome to the Microsoft Hearts Network.")).to_be_visible()
     give_name(page, name)
     expect(page.locator(STATUS)).to_contain_text("Select three cards to pass to Pauline.")
+
+
+def deal(page: Page, name: str) -> str:
+    """A network table dealt as a person does: from a first visit, Game, Network..., I will
+    be the dealer. The table's code."""
+    page.goto("/")
+    give_name(page, name)
+    page.get_by_role("menuitem", name="Game").click()
+    page.get_by_role("menuitem", name="Network...").click()
+    dialog = page.locator("dialog#dialog-network")
+    expect(dialog.get_by_label("Your name")).to_have_value(name)
+    dialog.get_by_role("button", name="OK").click()
+    expect(page.locator("#lobby-title")).to_have_text(f"Hearts Network: {name}'s table")
+    return re.search(r"/t/([^/]+)/", page.url).group(1)
+
+
+def open_link(page: Page, link: str, name: str) -> None:
+    """A friend opens the dealer's link and answers the prompt."""
+    page.goto(link)
+    page.get_by_label("What is your name?").fill(name)
+    page.get_by_role("button", name="OK").click()
 
 
 def pass_by_mouse(page: Page, places: tuple[int, int, int] = (0, 1, 2)) -> None:
