@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from game.network.seats import COOKIE
-from tests.support.browser import CARDS, STATUS, deal, give_name, open_link
+from tests.support.browser import CARDS, STATUS, Axe, deal, give_name, open_link
 from tests.support.network import Person, settle, table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -142,3 +142,30 @@ def test_a_friend_on_a_phone_arriving_after_the_start_waits_then_takes_michele_s
     lee.locator("#pass-button").tap()
     expect(lee.locator(STATUS)).to_have_text("Waiting for other players to pass...")
     assert table_of(code)[1].game.has_passed(2)
+
+
+@pytest.mark.parametrize("size", [(375, 667), (1280, 800)])
+def test_axe_finds_nothing_on_a_late_friends_prompt_waiting_page_and_help(
+    fresh_context, live_server, size
+):
+    anna = fresh_context(base_url=live_server.url).new_page()
+    deal(anna, "Anna")
+    link = anna.locator("#table-link").input_value()
+    anna.keyboard.press("F2")
+    expect(anna.locator(STATUS)).to_have_text("Select three cards to pass to Pauline.")
+    width, height = size
+    lee = fresh_context(
+        base_url=live_server.url, bypass_csp=True, viewport={"width": width, "height": height}
+    ).new_page()
+    axe = Axe(lee)
+    lee.goto(link)
+    expect(lee.locator("#invited")).to_contain_text("you take Pauline's seat")
+    axe.check("a late friend's name prompt")
+    lee.get_by_label("What is your name?").fill("Lee")
+    lee.get_by_role("button", name="OK").click()
+    expect(lee.locator("#arriving-title")).to_be_visible()
+    axe.check("a late friend's waiting page")
+    lee.keyboard.press("F1")
+    expect(lee.locator("dialog#dialog-help #help-network")).to_be_visible()
+    axe.check("Help at a table")
+    assert axe.found == [], "\n".join(axe.found)
