@@ -65,13 +65,9 @@ def frame(version: int) -> str:
     return f"event: table\nid: {version}\ndata: {version}\n\n"
 
 
-async def stream(code: str, found: Watch, holder: str = "") -> AsyncIterator[str]:
-    """The events of one page: the version at once, then each new one, with heartbeats.
-    ``holder``: the seat's token hash, for its presence (``game.network.presence``)."""
+async def stream(code: str, found: Watch) -> AsyncIterator[str]:
+    """The events of one page: the version at once, then each new one, with heartbeats."""
     loop = asyncio.get_running_loop()
-    ended = False  # by the server (its ten minutes): not the person leaving
-    if holder:
-        presence.opened(code, holder)
     try:
         yield f"retry: {RETRY_MS}\n" + frame(found.version)
         sent = found.version
@@ -86,11 +82,8 @@ async def stream(code: str, found: Watch, holder: str = "") -> AsyncIterator[str
             if found.version > sent:
                 sent = found.version
                 yield frame(sent)
-        ended = True
     finally:
         bus.hub.unwatch(code, found)
-        if holder:
-            presence.closed(code, holder, by_browser=not ended)
 
 
 def plain(status: int, text: str) -> HttpResponse:
@@ -123,7 +116,8 @@ async def events(request: HttpRequest, code: str) -> HttpResponse:
         return plain(404, "No table you sit at has this address.")
     version, holder = admitted
     found.offer(version)
-    response = StreamingHttpResponse(stream(code, found, holder), content_type="text/event-stream")
+    response = StreamingHttpResponse(stream(code, found), content_type="text/event-stream")
+    response.seat_holder = holder  # for ``serve``: whose presence this stream is
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx, if one is in front: pass each event at once
     return response
@@ -157,6 +151,11 @@ def stream_headers(request: HttpRequest) -> list[tuple[str, str]]:
     return [(name, value) for name, value in headers if value]
 
 
+def code_of(scope: dict) -> str:
+    """The table's code in a stream's path, /t/<code>/events."""
+    return scope["path"].split("/")[2]
+
+
 async def serve(scope: dict, receive, send) -> None:
     """ASGI: ``GET /t/<code>/events`` (hearts_site.streams routes it here)."""
     request = ASGIRequest(scope, io.BytesIO())
@@ -168,7 +167,7 @@ async def serve(scope: dict, receive, send) -> None:
         if settings.SECURE_SSL_REDIRECT and not request.is_secure():
             response = HttpResponsePermanentRedirect(f"https://{request.get_host()}{request.path}")
         else:
-            response = await events(request, scope["path"].split("/")[2])
+            response = await events(request, code_of(scope))
     headers = [*response.items(), *stream_headers(request)]
     await send(
         {
@@ -182,12 +181,21 @@ async def serve(scope: dict, receive, send) -> None:
         return
     pump = asyncio.ensure_future(relay(response, send))
     gone = asyncio.ensure_future(disconnected(receive))
+    holder = getattr(response, "seat_holder", "")  # a seat's page: it is here while this lasts
+    if holder:
+        presence.opened(code_of(scope), holder)
+    by_browser = False  # the stream ended by the browser going, not by the server's doing
     try:
-        await asyncio.wait([pump, gone], return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait([pump, gone], return_when=asyncio.FIRST_COMPLETED)
+        # the stream's ten minutes are up: the page reconnects at once; anything else (the
+        # browser disconnected, or a send to it failed) is the page gone
+        by_browser = not (pump in done and pump.exception() is None)
     finally:
         for task in (pump, gone):
             task.cancel()
         await asyncio.gather(pump, gone, return_exceptions=True)
+        if holder:
+            presence.closed(code_of(scope), holder, by_browser)
 
 
 async def relay(response: StreamingHttpResponse, send) -> None:

@@ -4,6 +4,8 @@ or a desktop) and types at the prompt."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -169,3 +171,41 @@ def test_axe_finds_nothing_on_a_late_friends_prompt_waiting_page_and_help(
     expect(lee.locator("dialog#dialog-help #help-network")).to_be_visible()
     axe.check("Help at a table")
     assert axe.found == [], "\n".join(axe.found)
+
+
+def test_the_dealer_copies_the_link_with_a_button_and_a_click_selects_the_field(
+    fresh_context, live_server
+):
+    anna = fresh_context(
+        base_url=live_server.url, permissions=["clipboard-read", "clipboard-write"]
+    ).new_page()
+    deal(anna, "Anna")
+    field = anna.locator("#table-link")
+    link = field.input_value()
+    field.click()
+    assert anna.evaluate(
+        "() => { const f = document.getElementById('table-link');"
+        " return f.selectionStart === 0 && f.selectionEnd === f.value.length; }"
+    )
+    copy = anna.get_by_role("button", name="Copy the link")
+    copy.focus()
+    anna.keyboard.press("Enter")  # by the keyboard
+    expect(anna.locator("#link-copied")).to_have_text("The link is copied: paste it to friends.")
+    assert anna.evaluate("() => navigator.clipboard.readText()") == link
+    # the lobby redrawn (a friend arrives): the button is still there and still copies
+    open_link(fresh_context(base_url=live_server.url).new_page(), link, "Bob")
+    expect(anna.locator(".net-seats")).to_contain_text("Bob")
+    anna.evaluate("() => navigator.clipboard.writeText('')")
+    anna.get_by_role("button", name="Copy the link").click()
+    expect(anna.locator("#link-copied")).to_have_text("The link is copied: paste it to friends.")
+    assert anna.evaluate("() => navigator.clipboard.readText()") == link
+    # without JavaScript: no button that cannot work, and the field can still be selected
+    plain = fresh_context(base_url=live_server.url, java_script_enabled=False).new_page()
+    plain.goto("/network")
+    plain.get_by_label("Your name").fill("Cleo")
+    plain.get_by_role("button", name="OK").click()
+    expect(plain.locator("#lobby-title")).to_have_text("Hearts Network: Cleo's table")
+    expect(plain.get_by_role("button", name="Copy the link")).to_have_count(0)
+    plain_field = plain.get_by_label("The table's link, for your friends")
+    expect(plain_field).to_have_value(re.compile(r"/t/[^/]+/$"))  # a field, to select and copy
+    expect(plain_field).to_have_attribute("readonly", "")
