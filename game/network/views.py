@@ -335,7 +335,7 @@ def draw(
         "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
         "redraw": ripe,  # the Unix second the page must be drawn again by (0: none), for network.js
         "poll_seconds": POLL_SECONDS,
-        "events_url": reverse("network:events", args=[code]),
+        "events_url": reverse("network:events", args=[code]),  # the poll box names it
         "now": int(store.now_seconds()),
         "link": request.build_absolute_uri(reverse("network:table", args=[code])),
         "table_name": table_name(seen.state),

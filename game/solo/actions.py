@@ -124,17 +124,38 @@ def in_progress(state: PlayerState) -> bool:
     return game.hand_number > 1 or plays_so_far(game) > 0 or game.has_passed(HUMAN)
 
 
+NO_CARD_TO_UNDO = "There is no card of yours on the table to take back."
+NEXT_TRICK_BEGUN = "The next trick has begun, so your card can no longer be taken back."
+
+
 def undo(state: PlayerState, clock: Clock) -> None:
     """Take back your last card while it is still on the table; the computers then decide
     afresh, which the game number makes the same as before for the same card."""
     game = require_game(state)
     before = _undoable(state, game)
     if before is None:
-        raise IllegalMove("There is no card of yours on the table to take back.")
+        raise IllegalMove(NO_CARD_TO_UNDO)
+    if next_trick_begun(before, game):
+        raise IllegalMove(NEXT_TRICK_BEGUN)
     state.game = before
     state.undo = None
     state.fresh_from = plays_so_far(before)
     state.seq += 1
+
+
+def undo_offered(state: PlayerState) -> bool:
+    """Whether Undo Card is offered now (the menu item lit): exactly when ``undo`` would act."""
+    game = state.game
+    before = None if game is None else _undoable(state, game)
+    return before is not None and not next_trick_begun(before, game)
+
+
+def next_trick_begun(before: Game, game: Game) -> bool:
+    """Whether anyone has played to the trick after the one your card went to. Your card then
+    stays played: taking it back would let you see the next lead and choose again. (In the solo
+    game the computers always finish the trick your card went to, so it stays undoable only
+    while nobody has led to the next one: when you took the trick.)"""
+    return before.tricks_played < game.tricks_played and bool(game.trick)
 
 
 def _undoable(state: PlayerState, game: Game) -> Game | None:

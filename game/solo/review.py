@@ -6,7 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from game.engine.handlog import last_hand
+from game.engine import Game
+from game.engine.handlog import HandRecord, last_hand
 from game.solo.menus import dialog
 from game.solo.views import Timing, load_state
 from game.web import table
@@ -25,4 +26,16 @@ def review_hand(request: HttpRequest, step: int = 0) -> HttpResponse:
     state = load_state(request, timing)
     record = last_hand(state.game, state.last_hand)
     context = review_context(record, 0, table.seat_names(state), step, solo_url)
+    if record is not None and not of_this_game(record, state.game):
+        context["game_number"] = record.number  # the title names the game it was played in
     return dialog(request, "review", context, state, timing)
+
+
+def of_this_game(record: HandRecord, game: Game | None) -> bool:
+    """Whether the hand reviewed belongs to the game on the table: the hand it has just
+    finished, or the one before the hand now played. A hand kept across New Game or Select Game
+    (F2, F3) is an earlier game's, even one of the same number played again."""
+    if game is None or record.number != game.number:
+        return False
+    just_finished = game.phase.over and record.hand_number == game.hand_number
+    return just_finished or record.hand_number == game.hand_number - 1

@@ -122,6 +122,7 @@ def render_table(
         context = {"state": state, "view": view, "message": message, "options": state.options}
         template = f"game/{view.phase}.html"
     context["seq"] = state.seq
+    context["undo_offered"] = actions.undo_offered(state)
     context["template"] = template
     context["dialog"] = dialog
     context.update(extra or {})
@@ -131,14 +132,21 @@ def render_table(
     return response
 
 
+def table_address(state: PlayerState) -> str:
+    """Where a plain form's action lands: the table, at the game's own address (``/#617``), as
+    a link to a numbered game and the page with JavaScript name it."""
+    home = reverse("game:index")
+    return f"{home}#{state.game.number}" if state.game is not None else home
+
+
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
-    """The table as it stands; right after a plain form's action (the 303 names that action's
-    seq), with what the action made new."""
+    """The table as it stands; the first time after a plain form's action, with what the action
+    made new (a reload, or an old page's address, shows the table as it stands)."""
     timing = Timing()
     state = load_state(request, timing)
-    animate = request.GET.get(SEQ_FIELD) == str(state.seq) and state.game is not None
-    return show_table(request, state, timing, animate=animate)
+    animate, state.show_new = state.show_new and state.game is not None, False
+    return show_table(request, state, timing, changed=animate, animate=animate)
 
 
 def act(
@@ -165,15 +173,14 @@ def act(
             state = load_state(request, timing)  # whatever the action began to change is gone
         timing.mark("engine", start)
     if not request.htmx:
+        state.show_new = not message  # the page the 303 leads to answers this action
         if message:
             state.notice = message
             changed = True
         if changed:
             save_state(request, state, timing)
-        if message:
-            return see_other(timing=timing)
-        # the seq tells the table page it answers this action: what it made new is animated
-        return see_other(f"{reverse('game:index')}?{SEQ_FIELD}={state.seq}", timing)
+        return see_other(table_address(state), timing)
+    state.show_new = False  # this answer shows what the action made new itself
     return show_table(
         request,
         state,
@@ -192,16 +199,19 @@ def set_name(request: HttpRequest) -> HttpResponse:
         if not name:
             raise IllegalMove(seating.TYPE_YOUR_NAME)
         state.options.name = name
-        # a link such as /#617 opened on a first visit: hearts.js puts its number in the form
-        number = request.POST.get("number", "")
-        if number and state.game is None:
-            try:
-                chosen = check_number(number)
-            except IllegalMove:
-                return
-            actions.start_game(state, chosen, clock)
+        if state.game is None:  # a named player has a game: the 303 can name its address
+            actions.start_game(state, linked_number(request.POST.get("number", "")), clock)
 
     return act(request, action)
+
+
+def linked_number(number: str) -> int:
+    """The game a link such as /#617 names on a first visit (hearts.js puts its number in the
+    name prompt's form), else a new number."""
+    try:
+        return check_number(number) if number else new_number()
+    except IllegalMove:
+        return new_number()
 
 
 def card_action(fn):

@@ -145,6 +145,7 @@ class PlayerState:
     awaiting_ok: bool = False  # received cards shown raised until OK
     seq: int = 0  # bumps on every accepted action; a form carrying an older one is stale
     fresh_from: int = 0  # plays this hand before the last action: the ones after it animate
+    show_new: bool = False  # a plain form's action: the next page shows what it made new, once
     undo: dict[str, Any] | None = None  # the game before your card, while it is on the table
     options: Options = field(default_factory=Options)
     stats: Stats = field(default_factory=Stats)

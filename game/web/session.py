@@ -80,6 +80,7 @@ def load(session: Any) -> PlayerState:
             state.last_hand = last_hand if isinstance(last_hand, dict) else None
     notice = session.get("msg")
     state.notice = notice if isinstance(notice, str) else ""
+    state.show_new = state.game is not None and session.get("new") == 1
     return state
 
 
@@ -165,3 +166,7 @@ def _write(session: Any, state: PlayerState) -> None:
         session["msg"] = state.notice
     else:
         session.pop("msg", None)
+    if state.show_new and state.game is not None:
+        session["new"] = 1
+    else:
+        session.pop("new", None)

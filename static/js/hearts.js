@@ -161,6 +161,23 @@
     card.classList.add("leaving");
   }
 
+  // A card chosen while the last trick is still shown and gathered (the hand is dimmed) is
+  // played as soon as the hand lights up, as a player at a real table would lay it down.
+  function chooseEarly(card) {
+    all("#table .hand .card.chosen").forEach(function (other) {
+      other.classList.remove("chosen");
+    });
+    card.classList.add("chosen");
+  }
+
+  document.addEventListener("animationend", function (event) {
+    if (event.animationName !== "wait-turn" || !event.target.matches("#table .hand")) return;
+    var card = event.target.querySelector(".card.chosen");
+    if (!card) return;
+    card.classList.remove("chosen");
+    card.form.requestSubmit(card);
+  });
+
   document.addEventListener(
     "submit",
     function (event) {
@@ -171,6 +188,7 @@
       if (handWaiting() || form.dataset.sent) {
         event.preventDefault();
         event.stopImmediatePropagation();
+        if (!form.dataset.sent && card && card.classList.contains("card")) chooseEarly(card);
         return;
       }
       if (!window.htmx || !handEl || handEl.dataset.action !== "play" || !card) return;
@@ -600,7 +618,18 @@
     );
   }
 
+  // Undo Card is lit only while the table says your card may still come back (data-undo);
+  // the server refuses it otherwise, with the reason.
+  function syncUndo() {
+    var table = $("#table");
+    var item = $("#menu-undo");
+    if (!table || !item || !table.dataset.undo) return;
+    if (table.dataset.undo === "on") item.removeAttribute("aria-disabled");
+    else item.setAttribute("aria-disabled", "true");
+  }
+
   document.addEventListener("htmx:afterSettle", function () {
+    syncUndo();
     showDialogs();
     setUpHand();
     if (openDialog()) return;

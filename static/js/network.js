@@ -1,8 +1,9 @@
 // Hearts Network: a table's page kept up to date, by its event stream or, failing that, by its
 // poll. Loaded by the network's pages only (templates/game/network/page.html); hearts.js does
-// the rest of the page. The server hands this script what it needs: the table's version and
-// its redraw time as data attributes of the poll box (templates/game/network/poll.html), the
-// stream's address in a meta element; the script parses no HTML or URL of its own.
+// the rest of the page. The server hands this script what it needs as data attributes of the
+// poll box (templates/game/network/poll.html), in the first page and in every table swapped in:
+// the table's version, its redraw time and the stream's address (drawn only for a seat); the
+// script parses no HTML or URL of its own.
 (function () {
   "use strict";
 
@@ -61,8 +62,9 @@
   // drawn and animated as after a poll. While the stream is open, the timed poll asks only when
   // the page's redraw time has come (a button falls due) or every SAFETY_MS at most; while it
   // is not (refused, reconnecting, never opened), the poll goes on every two seconds.
-  var eventsMeta = $('meta[name="hearts-events"]');
   var stream = null;
+  var streamUrl = ""; // where the open stream (or the one waiting to reopen) reads from
+  var reopening = null; // the timer that opens a refused stream again
   var streamLive = false;
   var pushed = 0; // the newest version the stream told
   var catchingUp = false;
@@ -144,20 +146,55 @@
     );
   }
 
-  function openStream() {
-    if (!eventsMeta || !window.EventSource) return;
-    stream = new EventSource(eventsMeta.getAttribute("content"));
-    stream.addEventListener("table", function (event) {
+  // The stream follows the seat: the table drawn for a seat carries its stream's address
+  // (data-events), whether it came with the page or was swapped in later (joined at the name
+  // prompt); a page showing no table of its own (removed from the lobby, the table gone, a
+  // notice in its place) closes its stream and stops trying to reopen it. One stream a page.
+  function streamAddress() {
+    var box = pollBox();
+    return (box && box.getAttribute("data-events")) || "";
+  }
+
+  function followSeat() {
+    var wanted = window.EventSource ? streamAddress() : "";
+    if (wanted === streamUrl && (stream || reopening !== null || !wanted)) return;
+    closeStream();
+    if (wanted) openStream(wanted);
+  }
+
+  function closeStream() {
+    if (stream) stream.close();
+    if (reopening !== null) clearTimeout(reopening);
+    stream = null;
+    reopening = null;
+    streamUrl = "";
+    streamLive = false;
+    pushed = 0;
+    reopenMs = 1000;
+  }
+
+  function openStream(url) {
+    streamUrl = url;
+    var source = new EventSource(url);
+    stream = source;
+    source.addEventListener("table", function (event) {
+      if (source !== stream) return;
       streamLive = true;
       reopenMs = 1000;
       pushed = Math.max(pushed, Number(event.data) || 0);
       catchUp();
     });
-    stream.addEventListener("error", function () {
+    source.addEventListener("error", function () {
+      if (source !== stream) return;
       streamLive = false; // the browser reconnects by itself; the poll fills in meanwhile
-      if (stream && stream.readyState === EventSource.CLOSED) {
-        stream = null; // refused (no stream here, or no seat): try again later
-        setTimeout(openStream, reopenMs);
+      if (source.readyState === EventSource.CLOSED) {
+        stream = null; // refused (no stream here, or no seat): try again later, if still seated
+        reopening = setTimeout(function () {
+          reopening = null;
+          var wanted = streamAddress(); // the seat may have gone meanwhile
+          if (wanted) openStream(wanted);
+          else closeStream();
+        }, reopenMs);
         reopenMs = Math.min(reopenMs * 2, 60000);
       }
     });
@@ -198,10 +235,11 @@
   document.addEventListener("htmx:afterSettle", function () {
     notePollBox();
     noteDrawn();
+    followSeat();
     catchUp();
   });
 
   notePollBox();
   noteDrawn();
-  openStream();
+  followSeat();
 })();

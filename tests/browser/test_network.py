@@ -13,7 +13,16 @@ from playwright.sync_api import Error as PlaywrightError
 
 from game.models import Table
 from game.network.state import TableState
-from tests.support.browser import CARDS, STATUS, STRIP_SIZES, visible_strips, walk_focus_across_hand
+from tests.support.browser import (
+    CARDS,
+    STATUS,
+    STRIP_SIZES,
+    deal_by_the_game_menu,
+    join_at_the_prompt,
+    visible_strips,
+    wait_modal,
+    walk_focus_across_hand,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -96,28 +105,13 @@ class Seat:
 
 
 def deal_from_the_game_menu(seat: Seat, number: int) -> str:
-    page = seat.page
-    page.goto("/")
-    page.get_by_label("What is your name?").fill(seat.name)
-    page.get_by_role("button", name="OK").click()
-    expect(page.locator(STATUS)).to_contain_text("Select three cards")
-    page.get_by_role("menuitem", name="Game").click()
-    page.get_by_role("menuitem", name="Network...").click()
-    dialog = page.locator("dialog#dialog-network")
-    expect(dialog).to_be_visible()
-    expect(dialog.get_by_label("Your name")).to_have_value(seat.name)
-    dialog.get_by_label("Game number (empty for a secret deal)").fill(str(number))
-    dialog.get_by_role("button", name="OK").click()
-    expect(page.locator("#lobby-title")).to_have_text(f"Hearts Network: {seat.name}'s table")
-    expect(page.locator(".net-warning")).to_contain_text(f"This table deals game #{number}")
-    return re.search(r"/t/([^/]+)/", page.url).group(1)
+    link = deal_by_the_game_menu(seat.page, seat.name, number)
+    expect(seat.page.locator(".net-warning")).to_contain_text(f"This table deals game #{number}")
+    return re.search(r"/t/([^/]+)/", link).group(1)
 
 
 def join_by_link(seat: Seat, link: str) -> None:
-    seat.page.goto(link)
-    expect(seat.page.get_by_text("Welcome to the Microsoft Hearts Network.")).to_be_visible()
-    seat.page.get_by_label("What is your name?").fill(seat.name)
-    seat.page.get_by_role("button", name="OK").click()
+    join_at_the_prompt(seat.page, link, seat.name)
 
 
 def table_state(code: str) -> TableState:
@@ -231,6 +225,15 @@ def test_four_browsers_two_without_javascript_play_a_hand_to_the_score_sheet(peo
         seat.look(code)
         expect(seat.page.locator("dialog.sheet tbody tr")).to_have_count(1)
         expect(seat.page.locator("dialog.sheet thead th").nth(1)).to_have_text(seat.name)
+    # the sheet's Review Hand, reached as people reach it (the other review tests plant a seat)
+    anna = seats[0].page
+    anna.locator("#table dialog.sheet").get_by_role("link", name="Review Hand").click()
+    wait_modal(anna, "dialog-review")
+    expect(anna.locator("#dialog-review #review-step-0 .review-sentence")).to_contain_text(
+        "You passed "
+    )
+    anna.keyboard.press("Escape")
+    expect(anna.locator("#dialog-review")).to_have_count(0)
     play_until(seats, code, lambda state: state.game.hand_number == 2)
     assert [s.name for s in table_state(code).seats] == ["Anna", "Bob", "Cleo", "Dan"]
 

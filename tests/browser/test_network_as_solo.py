@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from game.network import state as tables
-from tests.support.browser import STATUS, Axe
+from tests.support.browser import STATUS, Axe, deal_by_the_game_menu, join_at_the_prompt
 from tests.support.network import table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -21,22 +21,10 @@ CARDS = "#table .hand .card"
 def sit(fresh_context, base: str, name: str, link: str = "") -> Page:
     page = fresh_context(base_url=base, bypass_csp=True, reduced_motion="reduce").new_page()
     if link:
-        page.goto(link)
-        page.get_by_label("What is your name?").fill(name)
-        page.get_by_role("button", name="OK").click()
+        join_at_the_prompt(page, link, name)
         expect(page.locator(STATUS)).to_have_text("Waiting for Ada to start the game...")
         return page
-    page.goto("/")
-    page.get_by_label("What is your name?").fill(name)
-    page.get_by_role("button", name="OK").click()
-    expect(page.locator(STATUS)).to_contain_text("Select three cards")
-    page.get_by_role("menuitem", name="Game").click()
-    page.get_by_role("menuitem", name="Network...").click()
-    dialog = page.locator("dialog#dialog-network")
-    expect(dialog.get_by_label("Your name")).to_have_value(name)
-    dialog.get_by_label("Game number (empty for a secret deal)").fill(str(THE_GAME))
-    dialog.get_by_role("button", name="OK").click()
-    expect(page.locator("#lobby-title")).to_have_text(f"Hearts Network: {name}'s table")
+    deal_by_the_game_menu(page, name, THE_GAME)
     return page
 
 

@@ -10,7 +10,14 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from game.network.seats import COOKIE
-from tests.support.browser import CARDS, STATUS, Axe, deal, give_name, open_link
+from tests.support.browser import (
+    CARDS,
+    STATUS,
+    Axe,
+    deal_by_the_game_menu,
+    give_name,
+    join_at_the_prompt,
+)
 from tests.support.network import Person, settle, table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -18,6 +25,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"viewport": {"width": 375, "height": 667}, "has_touch": True, "is_mobile": True}
 WIDTHS = [(320, 568), (375, 667), (1024, 768), (1920, 1080)]
 LONG_NAME = "Maximilian-Alexander"  # twenty characters, the most a name may have
+
+
+def code_in(link: str) -> str:
+    """The table's code in its link, /t/<code>/."""
+    return re.search(r"/t/([^/]+)/", link).group(1)
 
 
 def names_clipped(page: Page) -> list[str]:
@@ -46,16 +58,16 @@ def test_every_seat_name_is_whole_at_phone_and_desktop_widths_solo_and_at_a_tabl
     browser: Browser, fresh_context, live_server
 ):
     anna = fresh_context(base_url=live_server.url).new_page()
-    code = deal(anna, "Anna")
+    link = deal_by_the_game_menu(anna, "Anna")
+    code = code_in(link)
     friend = fresh_context(base_url=live_server.url, **PHONE).new_page()
-    link = anna.locator("#table-link").input_value()
     friend.goto(link)  # typing more than a name may hold: the field says so and stops
     expect(friend.locator("#invited")).to_have_text("Anna has invited you to their table.")
     field = friend.get_by_label("What is your name?")
     expect(field).to_have_accessible_description("At most 20 characters.")
     field.press_sequentially(LONG_NAME + " von")
     expect(field).to_have_value(LONG_NAME)
-    open_link(friend, link, LONG_NAME)
+    join_at_the_prompt(friend, link, LONG_NAME)
     expect(friend.locator(STATUS)).to_have_text("Waiting for Anna to start the game...")
     expect(anna.locator(".net-seats")).to_contain_text(LONG_NAME)
     anna.keyboard.press("F2")
@@ -86,10 +98,10 @@ def test_a_friend_on_a_phone_arriving_after_the_start_waits_then_takes_michele_s
     fresh_context, live_server
 ):
     anna = fresh_context(base_url=live_server.url).new_page()
-    code = deal(anna, "Anna")
-    link = anna.locator("#table-link").input_value()
+    link = deal_by_the_game_menu(anna, "Anna")
+    code = code_in(link)
     bob = fresh_context(base_url=live_server.url).new_page()
-    open_link(bob, link, "Bob")
+    join_at_the_prompt(bob, link, "Bob")
     expect(anna.locator(".net-seats")).to_contain_text("Bob")
     anna.keyboard.press("F2")
     expect(anna.locator(STATUS)).to_have_text("Select three cards to pass to Bob.")
@@ -158,8 +170,7 @@ def test_axe_finds_nothing_on_a_late_friends_prompt_waiting_page_and_help(
     fresh_context, live_server, size
 ):
     anna = fresh_context(base_url=live_server.url).new_page()
-    deal(anna, "Anna")
-    link = anna.locator("#table-link").input_value()
+    link = deal_by_the_game_menu(anna, "Anna")
     anna.keyboard.press("F2")
     expect(anna.locator(STATUS)).to_have_text("Select three cards to pass to Pauline.")
     width, height = size
@@ -186,9 +197,8 @@ def test_the_dealer_copies_the_link_with_a_button_and_a_click_selects_the_field(
     anna = fresh_context(
         base_url=live_server.url, permissions=["clipboard-read", "clipboard-write"]
     ).new_page()
-    deal(anna, "Anna")
+    link = deal_by_the_game_menu(anna, "Anna")
     field = anna.locator("#table-link")
-    link = field.input_value()
     field.click()
     assert anna.evaluate(
         "() => { const f = document.getElementById('table-link');"
@@ -200,7 +210,7 @@ def test_the_dealer_copies_the_link_with_a_button_and_a_click_selects_the_field(
     expect(anna.locator("#link-copied")).to_have_text("The link is copied: paste it to friends.")
     assert anna.evaluate("() => navigator.clipboard.readText()") == link
     # the lobby redrawn (a friend arrives): the button is still there and still copies
-    open_link(fresh_context(base_url=live_server.url).new_page(), link, "Bob")
+    join_at_the_prompt(fresh_context(base_url=live_server.url).new_page(), link, "Bob")
     expect(anna.locator(".net-seats")).to_contain_text("Bob")
     anna.evaluate("() => navigator.clipboard.writeText('')")
     anna.get_by_role("button", name="Copy the link").click()

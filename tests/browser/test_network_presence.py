@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from game.network.views import idle_limit
-from tests.support.browser import STATUS, act, deal, open_link
+from tests.support.browser import STATUS, act, deal_by_the_game_menu, join_at_the_prompt
 from tests.support.push import HOST, instance, site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,10 +35,8 @@ def test_when_bob_closes_his_window_mid_hand_anna_reads_that_he_left(browser: Br
         bob_context = browser.new_context(base_url=base)
         bob = bob_context.new_page()
         try:
-            deal(anna, "Anna")
-            open_link(bob, anna.locator("#table-link").input_value(), "Bob")
+            join_at_the_prompt(bob, deal_by_the_game_menu(anna, "Anna"), "Bob")
             expect(anna.locator(".net-seats")).to_contain_text("Bob")
-            bob.reload()  # his page, joined by htmx, opens its stream when loaded whole
             anna.keyboard.press("F2")
             expect(bob.locator(STATUS)).to_have_text("Select three cards to pass to Michele.")
             for _ in range(200):  # both pass; Anna plays until it is Bob's turn

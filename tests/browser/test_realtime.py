@@ -2,13 +2,17 @@
 link) each playing the moment their page lets them, with the default animation.
 
 The figures test prints, for each setup, how long each card of one person takes to reach the
-other person's page, both ways: ``bash bin/serve`` as the README starts it, and the Procfile's
-gunicorn with two workers on the database the environment names (SQLite by default; PostgreSQL
-under bin/with-postgres). Timings are printed, never asserted; it asserts that every card came.
+other person's page, both ways, with the two people arriving as people do (Anna deals through
+the Game menu, Bea opens the link she shows and types her name at the prompt): ``bash
+bin/serve`` as the README starts it, and the Procfile's gunicorn with two workers on the
+database the environment names (SQLite by default; PostgreSQL under bin/with-postgres). Timings
+are printed, never asserted; it asserts that every card came.
 
-The other two show that no notice of a newer version is lost: with the page's timed poll
-silenced, only the stream can bring the other person's moves, so a notice dropped anywhere
-stops the hand there (the card never arrives) instead of costing a poll's two seconds."""
+The others show that no notice of a newer version is lost: with the page's timed poll
+silenced, only the stream can bring the other person's moves, so a notice dropped anywhere (or
+a page that never opened its stream: one that gained its seat at the prompt) stops the hand
+there (the card never arrives) instead of costing a poll's two seconds. One follows a page's
+stream as its seat comes and goes."""
 
 from __future__ import annotations
 
@@ -18,10 +22,13 @@ import time
 import pytest
 from playwright.sync_api import Browser, expect
 
+from game.network.views import NO_SEAT
+from tests.support.browser import STATUS, join_at_the_prompt
 from tests.support.push import a_table_for_two, hand_of, instance, on_postgres, site_env, version_of
 from tests.support.realtime import (
     arrivals,
     bin_serve,
+    joined_by_the_link,
     listening_to_her_stream,
     play_a_hand,
     seated,
@@ -34,20 +41,92 @@ CARDS_EACH = 13
 
 
 def measure(browser: Browser, port: int, label: str) -> None:
-    anna_person, bea_person = a_table_for_two(port, ("Anna", "Bea"))
-    anna = seated(browser, anna_person, port)
-    bea = seated(browser, bea_person, port)
-    try:
-        for page in (anna, bea):
-            page.wait_for_load_state("load")
+    """Anna deals by the Game menu, Bea joins by the link at the prompt, and both play the first
+    hand as fast as their pages let them (timed polls on, as a person's page has them)."""
+    with joined_by_the_link(browser, port) as (anna, bea):
         play_a_hand([anna, bea])
         to_bea, to_anna = arrivals(anna, bea), arrivals(bea, anna)
         print(f"\n{label}: Anna's cards -> Bea's page: {summary(to_bea)}")
         print(f"{label}: Bea's cards -> Anna's page: {summary(to_anna)}")
         assert len(to_bea) == len(to_anna) == CARDS_EACH  # every card of each reached the other
-    finally:
-        anna.context.close()
-        bea.context.close()
+
+
+def test_a_friend_who_joins_at_the_prompt_plays_a_hand_brought_by_the_stream_alone(
+    browser: Browser, tmp_path
+):
+    """Bea's page was drawn without a seat (the name prompt) and gains one when the table is
+    swapped in: from then on her stream must bring Anna's moves, as Anna's (drawn seated after
+    dealing) brings Bea's. With both timed polls silenced, a page that never opened its stream
+    stops the hand at Anna's Start."""
+    env = site_env(tmp_path)
+    with (
+        instance(env, tmp_path, "a") as server,
+        joined_by_the_link(browser, server.port) as (
+            anna,
+            bea,
+        ),
+    ):
+        play_a_hand([anna, bea], silence_poll=True)
+        assert len(arrivals(anna, bea)) == len(arrivals(bea, anna)) == CARDS_EACH
+
+
+OPEN_STREAMS = "() => (window.__sources || []).filter(s => s.readyState !== EventSource.CLOSED)"
+
+
+def test_the_stream_follows_the_seat_removed_seated_again_and_in_a_second_tab(
+    browser: Browser, tmp_path
+):
+    """A page holds one stream while it holds a seat: Bea's, live from her answer at the
+    prompt, closes when the dealer removes her (the notice takes the table's place, brought by
+    that stream); she opens the link and sits down again, and a second tab of hers streams too.
+    Every poll silenced: only the streams bring the dealer's Remove and Start. Then the seat is
+    handed to a computer and taken back (Sit Down): the same stream all along."""
+    env = site_env(tmp_path, HEARTS_IDLE_SECONDS="4")
+    with (
+        instance(env, tmp_path, "a") as server,
+        joined_by_the_link(browser, server.port) as (
+            anna,
+            bea,
+        ),
+    ):
+        silence = "() => { window.__silence_poll = true; }"
+        for page in (anna, bea):
+            page.evaluate(silence)
+            page.wait_for_function("() => window.__told.length > 0")
+        assert bea.evaluate(f"({OPEN_STREAMS})().length") == 1
+        anna.get_by_role("button", name="Remove Bea").click()
+        expect(bea.locator("#table").get_by_text(NO_SEAT)).to_be_visible()
+        bea.wait_for_function(f"() => ({OPEN_STREAMS})().length === 0")
+        assert bea.evaluate("() => window.__sources.length") == 1  # and none opened again
+
+        join_at_the_prompt(bea, anna.locator("#table-link").input_value(), "Bea")
+        expect(bea.locator(STATUS)).to_have_text("Waiting for Anna to start the game...")
+        second = bea.context.new_page()
+        second.goto(bea.url)
+        expect(second.locator(STATUS)).to_have_text("Waiting for Anna to start the game...")
+        for page in (bea, second):
+            page.evaluate(silence)
+            page.wait_for_function("() => window.__told.length > 0")
+            assert page.evaluate(f"({OPEN_STREAMS})().length") == 1
+        anna.get_by_role("button", name="Start").click()
+        for page in (bea, second):
+            expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Michele.")
+
+        # Bea does not pass: once her idle time is up, Anna's page (streaming, its poll asking
+        # only when the button falls due) offers to let a computer play for her; Bea's pages
+        # hear of it by their streams and she sits down again, keeping her seat and her stream
+        anna.evaluate("() => { window.__silence_poll = false; }")
+        replace = anna.get_by_role("button", name="Let a computer play for Bea")
+        expect(replace).to_be_visible(timeout=15_000)
+        replace.click()
+        away = "A computer player is playing for you. Press Sit Down to play again."
+        for page in (bea, second):
+            expect(page.locator(STATUS)).to_have_text(away)
+        bea.get_by_role("button", name="Sit Down").click()
+        expect(second.get_by_role("button", name="Sit Down")).to_have_count(0)
+        for page in (bea, second):
+            assert page.evaluate(f"({OPEN_STREAMS})().length") == 1
+            assert page.evaluate("() => window.__sources.length") == 1
 
 
 @pytest.mark.parametrize("setup", ["bin/serve", "Procfile, two workers"])

@@ -13,6 +13,7 @@ import psycopg
 import pytest
 from django.test import Client
 
+from game.models import Table
 from tests.support import network as network_support
 from tests.support.push import (
     EventStream,
@@ -63,6 +64,33 @@ def as_wsgi_serves(get, path: str):
         return thread.submit(get, path).result()
 
 
+@pytest.mark.django_db
+def test_the_streams_address_comes_with_every_table_drawn_for_a_seat_and_no_notice():
+    """network.js opens the stream when what is swapped in names one, and closes it when that
+    is gone: the name prompt names none, the table the join's answer leads to (htmx follows
+    the 303 with its header) does, and so does each poll; the notice a removed person's poll
+    gets, and a table gone, name none."""
+    ada = network_support.Person("Ada")
+    code = ada.deal(0)
+    bea = network_support.Person("Bea")
+    address = f'data-events="/t/{code}/events"'
+    prompt = bea.client.get(f"/t/{code}/", **network_support.HX).content.decode()
+    assert "What is your name?" in prompt and "data-events" not in prompt
+    assert bea.join(code, htmx=True).status_code == 303
+    joined = bea.client.get(f"/t/{code}/", **network_support.HX)
+    assert joined.status_code == 200 and address in joined.content.decode()
+    version = version_of(joined.content.decode())
+    assert ada.post("remove", seat="1").status_code == 200
+    removed = bea.poll(version)
+    assert removed.status_code == 286  # htmx swaps it in, and its timed poll stops
+    assert "You have no seat at this table" in removed.content.decode()
+    assert "data-events" not in removed.content.decode()
+    assert address in ada.poll(version).content.decode()
+    Table.objects.filter(code=code).delete()
+    gone = ada.poll(version + 1)
+    assert gone.status_code == 286 and "data-events" not in gone.content.decode()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_without_the_asyncio_front_the_stream_is_refused_and_the_page_polls():
     """Django's development server (WSGI) cannot hold a stream: a 204 at once (EventSource
@@ -73,7 +101,7 @@ def test_without_the_asyncio_front_the_stream_is_refused_and_the_page_polls():
     assert response.status_code == 204
     assert response.content == b""
     page = ada.page().content.decode()
-    assert f'<meta name="hearts-events" content="/t/{code}/events">' in page
+    assert f'data-events="/t/{code}/events"' in page
     assert f'hx-get="/t/{code}/poll?v=' in page
     assert as_wsgi_serves(Client().get, f"/t/{code}/events").status_code == 204
 

@@ -14,7 +14,8 @@ from game.engine import Game
 from game.solo import actions
 from game.web.player import PlayerState, Stats
 from tests.support import REPO
-from tests.support.web import HX, state_of, store
+from tests.support.browser import played_until
+from tests.support.web import HX, state_of, store, winning_card
 
 DIALOGS = {
     "/help": "dialog-help",
@@ -203,8 +204,8 @@ def test_select_game_starts_that_game(client, sent):
 def test_select_game_without_javascript_redirects_to_the_table(client):
     named(client, 12)
     response = client.post("/select-game", {"number": "617"})
-    # the table right after the action: the seq names it, so what it made new is shown once
-    assert response.status_code == 303 and response["Location"] == f"/?seq={state_of(client).seq}"
+    # the table right after the action, at the game's own address (issue 40)
+    assert response.status_code == 303 and response["Location"] == "/#617"
     assert table_number(client.get("/")) == 617
 
 
@@ -386,12 +387,25 @@ def test_statistics_after_a_finished_game(client):
 # -- undo ---------------------------------------------------------------------------------------
 
 
+def about_to_take_a_trick(client, number: int = 617) -> tuple[PlayerState, str]:
+    """Game ``number`` at the first moment you play last to a trick and can take it."""
+    state = played_until(number, lambda state: winning_card(state) is not None)
+    store(client, state)
+    return state, winning_card(state)
+
+
+def undo_item(page: str) -> str:
+    return re.search(r'<button [^>]*id="menu-undo"[^>]*>', page).group(0)
+
+
 def test_undo_takes_your_card_back_and_the_computers_replay_the_same(client):
-    state = playing(client)
-    card = state.game.legal_plays(0)[0]
+    state, card = about_to_take_a_trick(client)
     before = state.game.to_dict()
-    client.post("/play", {"card": card}, **HX)
+    shown = text(client.post("/play", {"card": card}, **HX))
     after_play = state_of(client).game
+    assert not after_play.trick and after_play.turn == 0  # you took it: nobody has led since
+    assert 'data-undo="on"' in shown
+    assert "aria-disabled" not in undo_item(text(client.get("/")))
     response = client.post("/undo", **HX)
     assert response.status_code == 200
     undone = state_of(client)
@@ -399,6 +413,7 @@ def test_undo_takes_your_card_back_and_the_computers_replay_the_same(client):
     assert undone.undo is None
     assert card in undone.game.hand(0)
     assert "Select a card to play." in text(response)
+    assert 'data-undo="off"' in text(response)
     client.post("/play", {"card": card}, **HX)
     assert state_of(client).game == after_play  # same number, same card: same plays
 
@@ -409,14 +424,41 @@ def test_undo_refused_before_any_card_and_twice(client):
         assert response.status_code == 200
         assert "There is no card of yours on the table to take back." in text(response)
     assert state_of(client).game == before.game
-    client.post("/play", {"card": before.game.legal_plays(0)[0]})
+    _, card = about_to_take_a_trick(client)
+    client.post("/play", {"card": card})
     client.post("/undo")
     once = state_of(client).game
+    assert card in once.hand(0)
     plain = client.post("/undo")
     assert plain.status_code == 303
     page = text(client.get("/"))
     assert "There is no card of yours on the table to take back." in page
     assert state_of(client).game == once
+
+
+def test_undo_refused_once_anyone_has_played_to_the_next_trick(client):
+    """Issue 40: your card's trick gathered and the next one led, Undo would let you see the
+    lead and choose again. Game 617 after passing the three hearts: Michele takes your two of
+    clubs' trick and leads the next (a fact of the computers' choices in game 617)."""
+    state = named(client, 617)
+    state.selected = state.game.hand(0)[-3:]
+    clock = actions.Clock()
+    actions.pass_selected(state, clock)
+    actions.accept(state, clock)
+    store(client, state)
+    shown = text(client.post("/play", {"card": "2C"}, **HX))
+    played = state_of(client)
+    assert played.game.tricks_played == 1 and played.game.trick  # the next trick is led
+    assert 'data-undo="off"' in shown
+    assert 'aria-disabled="true"' in undo_item(text(client.get("/")))
+    response = client.post("/undo", **HX)
+    assert response.status_code == 200
+    assert actions.NEXT_TRICK_BEGUN in text(response)
+    assert state_of(client).game == played.game and state_of(client).undo == played.undo
+    plain = client.post("/undo")  # without JavaScript: the same refusal, as the notice
+    assert plain.status_code == 303
+    assert actions.NEXT_TRICK_BEGUN in text(client.get("/"))
+    assert state_of(client).game == played.game
 
 
 def test_undo_refused_once_the_trick_is_gathered_or_the_hand_is_over(client):

@@ -1,7 +1,5 @@
 """What the browser tests share: where things are on the page and how to wait for the server."""
 
-import re
-
 from playwright.sync_api import Page, expect
 
 from tests.support import REPO
@@ -37,23 +35,29 @@ def arrive(page: Page, url: str, name: str = "Ada", number: int = 617) -> None:
     expect(page.locator(STATUS)).to_contain_text("Select three cards to pass to Pauline.")
 
 
-def deal(page: Page, name: str) -> str:
-    """A network table dealt as a person does: from a first visit, Game, Network..., I will
-    be the dealer. The table's code."""
+def deal_by_the_game_menu(page: Page, name: str, number: int | str = "") -> str:
+    """A person's way to a network table of their own: the site, their name at the prompt,
+    Game, Network..., OK as the dealer (of game ``number``, or a secret deal); the lobby is
+    then on the page. The table's link, as the lobby shows it to them."""
     page.goto("/")
-    give_name(page, name)
+    page.get_by_label("What is your name?").fill(name)
+    page.get_by_role("button", name="OK").click()
+    expect(page.locator(STATUS)).to_contain_text("Select three cards")
     page.get_by_role("menuitem", name="Game").click()
     page.get_by_role("menuitem", name="Network...").click()
     dialog = page.locator("dialog#dialog-network")
+    expect(dialog).to_be_visible()
     expect(dialog.get_by_label("Your name")).to_have_value(name)
+    dialog.get_by_label("Game number (empty for a secret deal)").fill(str(number))
     dialog.get_by_role("button", name="OK").click()
     expect(page.locator("#lobby-title")).to_have_text(f"Hearts Network: {name}'s table")
-    return re.search(r"/t/([^/]+)/", page.url).group(1)
+    return page.locator("#table-link").input_value()
 
 
-def open_link(page: Page, link: str, name: str) -> None:
-    """A friend opens the dealer's link and answers the prompt."""
+def join_at_the_prompt(page: Page, link: str, name: str) -> None:
+    """A friend's way in: the dealer's link opened, the name typed at the prompt, OK."""
     page.goto(link)
+    expect(page.get_by_text("Welcome to the Microsoft Hearts Network.")).to_be_visible()
     page.get_by_label("What is your name?").fill(name)
     page.get_by_role("button", name="OK").click()
 

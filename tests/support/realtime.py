@@ -10,9 +10,10 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.support.browser import STATUS, deal_by_the_game_menu, join_at_the_prompt
 from tests.support.production import clean_env
 from tests.support.push import HOST, Person, a_table_for_two, instance, site_env
 from tools.server import REPO, free_port, healthy
@@ -20,7 +21,8 @@ from tools.server import REPO, free_port, healthy
 HAND_TIMEOUT_MS = 90_000
 
 # A played card's first moment on the table (in the centre, added to the page) into
-# ``window.__seen``, and each version the page's stream tells into ``window.__told``.
+# ``window.__seen``, each version the page's stream tells into ``window.__told``, and every
+# stream the page opens into ``window.__sources``.
 SEEN_AND_TOLD = """new MutationObserver(records => {
   const now = Date.now();
   for (const record of records) for (const node of record.addedNodes) {
@@ -36,6 +38,7 @@ const Original = window.EventSource;
 window.EventSource = class extends Original {
   constructor(url, options) {
     super(url, options);
+    (window.__sources = window.__sources || []).push(this);
     this.addEventListener('table', e => window.__told.push(Number(e.data)));
   }
 };
@@ -89,21 +92,26 @@ setInterval(() => {
 )
 
 
+def a_page(browser: Browser, port: int, script: str, reduced_motion: str = "reduce") -> Page:
+    """A page in a browser context of its own at ``port``, with ``script`` run in every page
+    before its own."""
+    context = browser.new_context(base_url=f"http://{HOST}:{port}", reduced_motion=reduced_motion)
+    context.set_default_timeout(30_000)
+    context.add_init_script(script)
+    return context.new_page()
+
+
 def seated_page(
     browser: Browser, person: Person, port: int, script: str, reduced_motion: str = "reduce"
 ) -> Page:
-    """A browser context holding ``person``'s cookies, on the table's page at ``port``, with
-    ``script`` run in every page before its own."""
-    context = browser.new_context(base_url=f"http://{HOST}:{port}", reduced_motion=reduced_motion)
-    context.set_default_timeout(30_000)
-    context.add_cookies(
+    """``a_page`` holding ``person``'s cookies (a seat made over HTTP), on the table's page."""
+    page = a_page(browser, port, script, reduced_motion)
+    page.context.add_cookies(
         [
             {"name": name, "value": value, "url": f"http://{HOST}:{port}/t/"}
             for name, value in person.cookies.items()
         ]
     )
-    context.add_init_script(script)
-    page = context.new_page()
     page.goto(f"/t/{person.code}/")
     return page
 
@@ -111,6 +119,24 @@ def seated_page(
 def seated(browser: Browser, person: Person, port: int, reduced_motion: str = "no-preference"):
     """``seated_page`` with the player loaded (``PLAYER``), animated by default."""
     return seated_page(browser, person, port, PLAYER, reduced_motion)
+
+
+@contextlib.contextmanager
+def joined_by_the_link(browser: Browser, port: int):
+    """Anna and Bea at a table as people get there: Anna deals it through the Game menu and
+    reads its link on her page; Bea opens the link in a browser of her own and types her name
+    at the prompt (her page, drawn without a seat, gains one by htmx). Both pages wait in the
+    lobby, the player loaded (not started), animated by default. Yields (anna, bea)."""
+    anna = a_page(browser, port, PLAYER, "no-preference")
+    bea = a_page(browser, port, PLAYER, "no-preference")
+    try:
+        link = deal_by_the_game_menu(anna, "Anna")
+        join_at_the_prompt(bea, link, "Bea")
+        expect(bea.locator(STATUS)).to_have_text("Waiting for Anna to start the game...")
+        yield anna, bea
+    finally:
+        anna.context.close()
+        bea.context.close()
 
 
 @contextlib.contextmanager

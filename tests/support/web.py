@@ -151,3 +151,23 @@ def longest_random_game(tries: int = 60) -> list[Game]:
         if len(states[-1].history) > len(best[-1].history if best else []):
             best = states
     return best
+
+
+RANKS = "23456789TJQKA"
+
+
+def winning_card(state: PlayerState) -> str | None:
+    """A card with which you, the last to play to the trick on the table, take it (not the
+    hand's last trick, so that a next trick follows and you lead it): the moment at which Undo
+    Card stays offered after the computers have answered your card."""
+    game = state.game
+    if game is None or game.phase != "playing" or state.awaiting_ok or game.turn != 0:
+        return None
+    if len(game.trick) != 3 or game.tricks_played >= 12:
+        return None
+    led = game.trick[0][1][1]
+    high = max(RANKS.index(code[0]) for _, code in game.trick if code[1] == led)
+    for code in game.legal_plays(0):
+        if code[1] == led and RANKS.index(code[0]) > high:
+            return code
+    return None

@@ -92,11 +92,16 @@ def test_a_plain_form_post_shows_its_action_once_after_the_redirect():
     post(client, "/accept")
     card = game_of(client).legal_plays(0)[0]
     response = post(client, "/play", htmx=False, card=card)
-    assert response["Location"] == f"/?seq={seq_of(client)}"
+    assert response["Location"] == "/#617"  # the game's own address, as a link names it
     shown = client.get(response["Location"]).content.decode()
     assert "You play the" in spoken(shown)
-    assert spoken(client.get("/").content.decode()) == ""
-    assert spoken(client.get("/?seq=1").content.decode()) == ""  # an old action's link
+    assert spoken(client.get("/").content.decode()) == ""  # a reload: the table as it stands
+    assert spoken(client.get(f"/?seq={seq_of(client)}").content.decode()) == ""  # an old address
+    refused = post(client, "/play", htmx=False, card=card, seq="1")  # a stale page's form
+    assert refused["Location"] == "/#617"
+    page = client.get("/#617").content.decode()
+    assert status_of(page).startswith("That was already done.")
+    assert spoken(page) == ""
 
 
 def test_a_whole_hand_is_told_in_order_with_the_points_and_totals():
