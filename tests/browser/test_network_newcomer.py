@@ -195,10 +195,15 @@ def test_the_dealer_copies_the_link_with_a_button_and_a_click_selects_the_field(
     fresh_context, live_server
 ):
     anna = fresh_context(
-        base_url=live_server.url, permissions=["clipboard-read", "clipboard-write"]
+        base_url=live_server.url,
+        permissions=["clipboard-read", "clipboard-write"],
+        bypass_csp=True,  # for axe alone
     ).new_page()
     link = deal_by_the_game_menu(anna, "Anna")
     field = anna.locator("#table-link")
+    axe = Axe(anna)
+    axe.check("the dealer's lobby with Copy")
+    assert axe.found == [], "\n".join(axe.found)
     field.click()
     assert anna.evaluate(
         "() => { const f = document.getElementById('table-link');"
