@@ -15,13 +15,27 @@ NAME_POINTS_MAX = 80  # code points: 20 clusters of emoji sequences still fit th
 CLUSTER = regex.compile(r"\X")
 
 
+TOO_LONG = f"A name may have at most {NAME_MAX} characters. Please type a shorter one."
+
+
+def squeezed(text: str) -> str:
+    """A name as typed, without control characters and with its spaces squeezed."""
+    printable = "".join(ch for ch in text if ch.isprintable() or ch in KEPT_FORMAT)
+    return " ".join(printable.split())
+
+
+def too_long(text: str) -> bool:
+    """Whether ``clean_name`` would cut the name as typed: a person is told rather than have
+    their name cut without a word."""
+    return clean_name(text) != squeezed(text).strip()
+
+
 def clean_name(text: str) -> str:
     """A name as typed, without control characters, squeezed and cut to NAME_MAX user-perceived
     characters (grapheme clusters, kept whole: an emoji sequence or a letter with its marks)."""
-    printable = "".join(ch for ch in text if ch.isprintable() or ch in KEPT_FORMAT)
     kept: list[str] = []
     points = 0
-    for cluster in CLUSTER.findall(" ".join(printable.split()))[:NAME_MAX]:
+    for cluster in CLUSTER.findall(squeezed(text))[:NAME_MAX]:
         points += len(cluster)
         if points > NAME_POINTS_MAX:
             break

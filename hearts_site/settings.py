@@ -127,6 +127,11 @@ HEARTS_TABLES_PER_ADDRESS = os.environ.get("HEARTS_TABLES_PER_ADDRESS") or "30/h
 HEARTS_TABLES_IN_ALL = os.environ.get("HEARTS_TABLES_IN_ALL") or "2000/h"
 # Seconds a network table waits for a person before anyone may let a computer play for them.
 HEARTS_IDLE_SECONDS = int(os.environ.get("HEARTS_IDLE_SECONDS") or 60)
+# ... and at the score sheet, while their page is open: reading the score is not being away.
+HEARTS_SHEET_IDLE_SECONDS = int(os.environ.get("HEARTS_SHEET_IDLE_SECONDS") or 300)
+# Seconds after a person's page closed (its event stream ended) before the others read that
+# they have left, and may let a computer play for them at once.
+HEARTS_LEFT_SECONDS = int(os.environ.get("HEARTS_LEFT_SECONDS") or 5)
 # Without JavaScript, a network page waiting for others reloads itself this often (seconds).
 HEARTS_REFRESH_SECONDS = int(os.environ.get("HEARTS_REFRESH_SECONDS") or 3)
 # django-ratelimit warns of the database cache's non-atomic increment; see above for why it is

@@ -22,6 +22,8 @@ def table_review(request: HttpRequest, code: str, step: int = 0) -> HttpResponse
         return at
     state = at.state
     record = last_hand(state.game, state.last_hand)
+    if state.seats[at.seat].late and not (state.game and state.game.phase.over):
+        record = None  # the hand before this one was a computer's, before this person sat down
     names = [seat.name for seat in state.seats]
 
     def url_of(number: int) -> str:

@@ -68,11 +68,23 @@ def room_for_a_seat(request: HttpRequest) -> bool:
 
 
 def seat_of(request: HttpRequest, code: str, state: TableState) -> int | None:
+    """The seat this browser holds at the table, or None."""
+    return holding(request, code, [seat.token_hash for seat in state.seats])
+
+
+def heir_of(request: HttpRequest, code: str, state: TableState) -> int | None:
+    """The computer's seat this browser (a friend who came after the start) will take at the
+    next deal, or None. It holds no seat until then: nothing of that seat is drawn for it."""
+    return holding(request, code, [seat.heir for seat in state.seats])
+
+
+def holding(request: HttpRequest, code: str, hashes: list[str]) -> int | None:
+    """The index of this browser's token's hash among ``hashes``, or None."""
     token = seat_tokens(request).get(code)
     if not token:
         return None
     wanted = token_hash(token)
-    for index, seat in enumerate(state.seats):
-        if seat.token_hash and hmac.compare_digest(seat.token_hash, wanted):
+    for index, held in enumerate(hashes):
+        if held and hmac.compare_digest(held, wanted):
             return index
     return None

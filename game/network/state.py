@@ -36,6 +36,14 @@ class Seat:
     awaiting_ok: bool = False  # received cards shown raised until OK
     ready: bool = False  # pressed OK on the score sheet
     waiting_since: float = 0.0  # when the table began waiting on this person (0: it is not)
+    # a friend who came after the start, waiting to take this computer's seat at the next deal:
+    # the SHA-256 of their seat token and their name (empty: nobody waits for this seat)
+    heir: str = ""
+    heir_name: str = ""
+    late: bool = False  # sat down at this hand's deal: the hand kept for review is not theirs
+    # when this person's page went away (its event stream closed by the browser) with no page
+    # of theirs back since; 0: here, as far as the table can tell
+    left: float = 0.0
 
     @property
     def person(self) -> bool:
@@ -56,6 +64,9 @@ class Seat:
             "o": int(self.awaiting_ok),
             "r": int(self.ready),
             "w": self.waiting_since,
+            **({"e": self.heir, "en": self.heir_name} if self.heir else {}),
+            **({"l": 1} if self.late else {}),
+            **({"g": self.left} if self.left else {}),
         }
 
     @classmethod
@@ -70,6 +81,10 @@ class Seat:
             awaiting_ok=bool(data["o"]),
             ready=bool(data["r"]),
             waiting_since=float(data.get("w", 0.0)),
+            heir=str(data.get("e", "")),
+            heir_name=clean_name(str(data.get("en", ""))),
+            late=bool(data.get("l", 0)),
+            left=float(data.get("g", 0.0)),
         )
 
 
@@ -153,6 +168,12 @@ class TableState:
         since = self.seats[seat].waiting_since
         return max(0.0, now - since) if since and seat in self.waiting_for() else 0.0
 
+    def gone(self, seat: int, now: float, grace: float) -> bool:
+        """Whether ``seat``'s person has left: their page closed ``grace`` seconds ago or more
+        (a page that reconnects, after a deploy or a stream's ten minutes, is back in one)."""
+        left = self.seats[seat].left
+        return bool(left) and self.seats[seat].present and now - left >= grace
+
     def mark(self, version: int) -> None:
         game = self.game
         hand, plays = (0, 0) if game is None else (game.hand_number, plays_so_far(game))
@@ -209,18 +230,62 @@ def refuse_name(name: str, taken: list[str]) -> None:
 # ---- actions ---------------------------------------------------------------------------------
 
 
-BEGUN = "The game at this table has already begun."
 FULL = "This table is full: four players are already seated."
+NO_COMPUTER_SEAT = (
+    "Every seat at this table has a person in it, so there is no computer player's seat to "
+    "take. Ask the dealer to deal a new table, or play against the computer."
+)
 
 
 def join(state: TableState, name: str, token_hash: str) -> int:
+    """A friend sits down in the lobby; after the start, in the seat of a computer player (see
+    ``arrive_late``). The seat's number."""
     if state.game is not None:
-        raise IllegalMove(BEGUN)
+        return arrive_late(state, name, token_hash)
     if len(state.seats) >= len(SEATS):
         raise IllegalMove(FULL)
     refuse_name(name, [seat.name for seat in state.seats])
     state.seats.append(Seat(name, token_hash))
     return len(state.seats) - 1
+
+
+def free_seat(state: TableState) -> int | None:
+    """The first seat a late friend may take: one a computer player has held from the start
+    and nobody waits for. A person's seat stays theirs, even while a computer plays for them."""
+    for index, seat in enumerate(state.seats):
+        if not seat.person and not seat.heir:
+            return index
+    return None
+
+
+def room_for(state: TableState) -> bool:
+    """Whether a newcomer may sit down (in the lobby) or wait for a computer's seat."""
+    if state.game is None:
+        return len(state.seats) < len(SEATS)
+    return free_seat(state) is not None
+
+
+def arrive_late(state: TableState, name: str, token_hash: str) -> int:
+    """A friend who comes after the start waits for a computer player's seat, which becomes
+    theirs when the next hand is dealt (``seat_heirs``): the hand in play is not handed over
+    halfway, so they never see cards the computer held."""
+    seat = free_seat(state)
+    if seat is None:
+        raise IllegalMove(NO_COMPUTER_SEAT)
+    taken = [other.name for other in state.seats if other.person]
+    refuse_name(name, taken + [other.heir_name for other in state.seats if other.heir])
+    state.seats[seat].heir, state.seats[seat].heir_name = token_hash, clean_name(name)
+    return seat
+
+
+def seat_heirs(state: TableState) -> None:
+    """At a new deal, each late friend takes the computer's seat they waited for (its score
+    goes on with them); ``late`` tells the review that the hand before is not theirs."""
+    for seat in state.seats:
+        seat.late = False
+        if seat.heir:
+            seat.name, seat.token_hash, seat.late = seat.heir_name, seat.heir, True
+            seat.heir, seat.heir_name = "", ""
 
 
 def remove(state: TableState, seat: int, other: int) -> None:
@@ -347,10 +412,12 @@ def advance(state: TableState, think: Think = decide) -> None:
         if game.phase == Phase.PLAYING:
             return
         people = [seat for seat in state.seats if seat.present]
-        if not people or not all(seat.ready for seat in people):
+        heirs = any(seat.heir for seat in state.seats)  # a late friend: deal even to no one
+        if not (people or heirs) or not all(seat.ready for seat in people):
             return
         for seat in state.seats:
             seat.ready, seat.selected, seat.awaiting_ok = False, [], False
+        seat_heirs(state)
         if game.phase == Phase.HAND_OVER:
             state.last_hand = seating.next_hand(game, state.last_hand)
         else:

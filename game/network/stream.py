@@ -33,7 +33,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 
-from game.network import bus, seats, store
+from game.network import bus, presence, seats, store
 from game.network.bus import Watch
 from game.network.state import TableState
 
@@ -46,15 +46,19 @@ STREAM_SECONDS = 600  # a stream ends after ten minutes and the page opens anoth
 RETRY_MS = 1000  # how long the browser waits before it reconnects a stream that ended
 
 
-def admit(request: HttpRequest, code: str) -> int | None:
-    """The table's version if this browser holds a seat at it, else None."""
+def admit(request: HttpRequest, code: str) -> tuple[int, str] | None:
+    """The table's version if this browser holds a seat at it (or waits for one), with the
+    seat's token hash (empty for one waiting), else None. A person marked as gone is back."""
     close_old_connections()
     row = store.fetch(code)
     if row is None:
         return None
-    if seats.seat_of(request, code, TableState.from_json(row.state)) is None:
-        return None
-    return row.version
+    state = TableState.from_json(row.state)
+    seat = seats.seat_of(request, code, state)
+    if seat is None:
+        return None if seats.heir_of(request, code, state) is None else (row.version, "")
+    presence.back(row, state, seat)
+    return row.version, state.seats[seat].token_hash
 
 
 def frame(version: int) -> str:
@@ -102,16 +106,18 @@ async def events(request: HttpRequest, code: str) -> HttpResponse:
     found = bus.hub.watch(code)  # before the version is read: nothing saved in between is missed
     try:
         # in the loop's shared executor: a stream keeps no thread (nor connection) of its own
-        version = await sync_to_async(admit, thread_sensitive=False)(request, code)
+        admitted = await sync_to_async(admit, thread_sensitive=False)(request, code)
     except DatabaseError:
         bus.hub.unwatch(code, found)
         log.warning("streams: the table could not be read", exc_info=True)
         return plain(503, "The table could not be reached just now; the page will try again.")
-    if version is None:
+    if admitted is None:
         bus.hub.unwatch(code, found)
         return plain(404, "No table you sit at has this address.")
+    version, holder = admitted
     found.offer(version)
     response = StreamingHttpResponse(stream(code, found), content_type="text/event-stream")
+    response.seat_holder = holder  # for ``serve``: whose presence this stream is
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx, if one is in front: pass each event at once
     return response
@@ -145,6 +151,11 @@ def stream_headers(request: HttpRequest) -> list[tuple[str, str]]:
     return [(name, value) for name, value in headers if value]
 
 
+def code_of(scope: dict) -> str:
+    """The table's code in a stream's path, /t/<code>/events."""
+    return scope["path"].split("/")[2]
+
+
 async def serve(scope: dict, receive, send) -> None:
     """ASGI: ``GET /t/<code>/events`` (hearts_site.streams routes it here)."""
     request = ASGIRequest(scope, io.BytesIO())
@@ -156,7 +167,7 @@ async def serve(scope: dict, receive, send) -> None:
         if settings.SECURE_SSL_REDIRECT and not request.is_secure():
             response = HttpResponsePermanentRedirect(f"https://{request.get_host()}{request.path}")
         else:
-            response = await events(request, scope["path"].split("/")[2])
+            response = await events(request, code_of(scope))
     headers = [*response.items(), *stream_headers(request)]
     await send(
         {
@@ -170,12 +181,21 @@ async def serve(scope: dict, receive, send) -> None:
         return
     pump = asyncio.ensure_future(relay(response, send))
     gone = asyncio.ensure_future(disconnected(receive))
+    holder = getattr(response, "seat_holder", "")  # a seat's page: it is here while this lasts
+    if holder:
+        presence.opened(code_of(scope), holder)
+    by_browser = False  # the stream ended by the browser going, not by the server's doing
     try:
-        await asyncio.wait([pump, gone], return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait([pump, gone], return_when=asyncio.FIRST_COMPLETED)
+        # the stream's ten minutes are up: the page reconnects at once; anything else (the
+        # browser disconnected, or a send to it failed) is the page gone
+        by_browser = not (pump in done and pump.exception() is None)
     finally:
         for task in (pump, gone):
             task.cancel()
         await asyncio.gather(pump, gone, return_exceptions=True)
+        if holder:
+            presence.closed(code_of(scope), holder, by_browser)
 
 
 async def relay(response: StreamingHttpResponse, send) -> None:

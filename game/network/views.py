@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import secrets
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -30,10 +31,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_ratelimit.core import is_ratelimited
 
 from game import seating
-from game.engine import IllegalMove, check_number
+from game.engine import SEATS, IllegalMove, check_number
 from game.models import Table
-from game.names import clean_name
-from game.network import seats, store
+from game.names import TOO_LONG, clean_name, too_long
+from game.network import presence, seats, store
 from game.network import state as tables
 from game.network.codes import CODE_PATTERN, LINK_PATTERN, new_code
 from game.network.quiet import QUIET_ASKED, ask_again, nothing_new, quiet, since_of, whole
@@ -70,6 +71,22 @@ TOO_MANY_IN_ALL = "So many tables are being dealt just now that no more can be. 
 def idle_limit() -> int:
     """Seconds the table waits for a person before anyone may hand their seat to a computer."""
     return getattr(settings, "HEARTS_IDLE_SECONDS", 60)
+
+
+def sheet_idle_limit() -> int:
+    """Seconds the table waits for someone at the score sheet whose page is still open before
+    anyone may hand their seat to a computer: reading the score is not being away."""
+    return getattr(settings, "HEARTS_SHEET_IDLE_SECONDS", 300)
+
+
+def takeover_at(state: tables.TableState, seat: int) -> float:
+    """The Unix time from which anyone may let a computer play for ``seat``'s person, whom the
+    table waits on: the idle limit after it began waiting (at the score sheet, the longer one),
+    or at once once they have left (their page closed)."""
+    me, game = state.seats[seat], state.game
+    limit = sheet_idle_limit() if game is not None and game.phase.over else idle_limit()
+    at = me.waiting_since + limit
+    return min(at, me.left + presence.left_grace()) if me.left else at
 
 
 def dealer_gone_limit() -> int:
@@ -114,6 +131,7 @@ class Seen:
     since: int | None = None  # the version the page showed before: what came after animates
     own_card_placed: bool = False  # hearts.js sent the viewer's card to the table on the click
     hint: list[str] | None = None  # the cards a computer would choose in this seat (H)
+    heir: bool = False  # a late friend waiting for this computer's seat: none of it is drawn
 
 
 def seat_view(seen: Seen, options: Options):
@@ -131,8 +149,13 @@ def seat_view(seen: Seen, options: Options):
         options=options,
     )
     status = ""
+    now = store.now_seconds()
+    gone = [s for s in SEATS if state.gone(s, now, presence.left_grace())]
+    waited = [s for s in state.waiting_for() if s in gone]
     if me.away:
         status = "A computer player is playing for you. Press Sit Down to play again."
+    elif waited and seat not in state.waiting_for():
+        status = f"{names[waited[0]]} has left the table. You may let a computer play for them."
     elif game.phase.over and me.ready:
         status = "Waiting for the other players to press OK..."
     # what came after the version the page showed (none when it is unknown) arrives in order
@@ -143,13 +166,19 @@ def seat_view(seen: Seen, options: Options):
         own_card_placed=seen.own_card_placed,
         viewer=seat,
         names=names,
-        labels=[computer_label(other) for other in state.seats],  # for the eyes and readers
+        # for the eyes and readers
+        labels=[
+            "has left the table" if index in gone else computer_label(other)
+            for index, other in enumerate(state.seats)
+        ],
         status=status,
     )
     return player, view
 
 
 def computer_label(seat: tables.Seat) -> str:
+    if seat.heir:
+        return f"{seat.heir_name} sits here from the next hand"
     if not seat.person:
         return "a computer player"
     return "a computer plays for them" if seat.away else ""
@@ -158,15 +187,15 @@ def computer_label(seat: tables.Seat) -> str:
 def idle_seats(seen: Seen) -> list[dict]:
     """The people the table waits for, each with when the table began waiting on them: after
     the idle limit anyone seated may ask a computer player to take over."""
-    if seen.state.seats[seen.seat].away:
+    if seen.state.seats[seen.seat].away or seen.heir:
         return []
     now = store.now_seconds()
     return [
         {
             "seat": s,
             "name": seen.state.seats[s].name,
-            "ripe": seen.state.waited(s, now) >= idle_limit(),
-            "ripe_at": seen.state.seats[s].waiting_since + idle_limit(),
+            "ripe": now >= takeover_at(seen.state, s),
+            "ripe_at": takeover_at(seen.state, s),
         }
         for s in seen.state.waiting_for()
         if s != seen.seat
@@ -240,9 +269,28 @@ def lobby_view(seen: Seen) -> SimpleNamespace:
     )
 
 
+def arrival_view(seen: Seen) -> SimpleNamespace:
+    """The page of a friend who came after the start, until the next deal: who sits where,
+    and whose seat will be theirs; no card of the hand in play."""
+    state = seen.state
+    seat = state.seats[seen.seat]
+    return SimpleNamespace(
+        phase="arriving",
+        number=0,
+        status=f"Waiting for this hand to end: {seat.name}'s seat is yours from the next hand.",
+        announcements=[],
+        waits=[],
+        instead_of=seat.name,
+        seats=[
+            {"name": other.name, "label": computer_label(other), "you": other is seat}
+            for other in state.seats
+        ],
+    )
+
+
 def waiting_on_others(seen: Seen) -> bool:
     """Whether this page only waits (it reloads itself without JavaScript) or needs its player."""
-    if seen.state.game is None:
+    if seen.state.game is None or seen.heir:
         return True
     me = seen.state.seats[seen.seat]
     return me.away or seen.seat not in seen.state.waiting_for()
@@ -264,6 +312,9 @@ def draw(
     if seen.state.game is None:
         view, player = lobby_view(seen), PlayerState(options=options)
         template = "game/network/lobby.html"
+    elif seen.heir:
+        view, player = arrival_view(seen), PlayerState(options=options)
+        template = "game/network/arriving.html"
     else:
         player, view = seat_view(seen, options)
         template = f"game/network/{view.phase}.html"
@@ -303,14 +354,20 @@ def table_name(state: tables.TableState) -> str:
 
 
 def notice(
-    request: HttpRequest, message: str, status: int, join: str = "", back: str = ""
+    request: HttpRequest,
+    message: str,
+    status: int,
+    join: str = "",
+    back: str = "",
+    invited: dict | None = None,
 ) -> HttpResponse:
     """A page (or, for htmx, a table) with only a sentence on it, or the name prompt that
-    joins the table ``join``."""
+    joins the table ``join`` (``invited``: whose table it is, and the seat a late friend takes)."""
     context = {
         "back": back,
         "message": message,
         "join": bool(join),
+        "invited": invited,
         "table_code": join,
         "state": PlayerState(options=load(request.session).options),
         "template": "game/network/notice.html",
@@ -399,6 +456,9 @@ def network_dialog(request: HttpRequest) -> HttpResponse:
             return see(found.group(1))
         if not context["name"]:
             raise IllegalMove(seating.TYPE_YOUR_NAME)
+        if too_long(post.get("name", "")):
+            context["name"] = post.get("name", "")[:100]  # as typed, to be shortened
+            raise IllegalMove(TOO_LONG)
         tables.refuse_name(context["name"], [])
         if not seats.room_for_a_seat(request):
             raise IllegalMove(seats.TOO_MANY_SEATS)
@@ -445,12 +505,26 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         return found
     row, state, seat = found
     if seat is None:
-        if state.game is not None:
-            return notice(request, tables.BEGUN, 409)
-        if len(state.seats) >= 4:
-            return notice(request, tables.FULL, 409)
-        return notice(request, "", 200, join=code)
+        heir = seats.heir_of(request, code, state)
+        if heir is not None:
+            return draw(request, Seen(row, state, heir, since_of(request), heir=True))
+        return ask_name(request, state, code)
     return draw(request, Seen(row, state, seat, since_of(request)))
+
+
+def ask_name(
+    request: HttpRequest, state: tables.TableState, code: str, message: str = "", status: int = 409
+) -> HttpResponse:
+    """The name prompt of a friend who opened the link: whose table it is, and after the start
+    the computer's seat they will take; or, with no seat left, the sentence that says so."""
+    if not tables.room_for(state):
+        return notice(request, tables.FULL if state.game is None else tables.NO_COMPUTER_SEAT, 409)
+    seat = tables.free_seat(state) if state.game is not None else None
+    invited = {
+        "dealer": state.seats[tables.DEALER].name,
+        "seat": "" if seat is None else state.seats[seat].name,
+    }
+    return notice(request, message, status if message else 200, join=code, invited=invited)
 
 
 @require_safe
@@ -462,10 +536,16 @@ def poll(request: HttpRequest, code: str) -> HttpResponse:
     since = since_of(request)
     if not request.META.get(QUIET_ASKED) and quiet(code, since, whole(request.GET.get("i", ""))):
         return nothing_new()
-    seen = seated(request, code, since)
-    if isinstance(seen, HttpResponse):
-        return seen
-    return draw(request, seen)
+    found = lookup(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    row, state, seat = found
+    heir = seats.heir_of(request, code, state) if seat is None else None
+    if heir is not None:  # a late friend's waiting page: until the deal, still no seat
+        return draw(request, Seen(row, state, heir, since, heir=True))
+    if seat is None:
+        return notice(request, NO_SEAT, 403)
+    return draw(request, Seen(row, state, seat, since))
 
 
 def lookup(
@@ -494,24 +574,27 @@ def seated(request: HttpRequest, code: str, since: int | None = None) -> Seen | 
 @require_POST
 @reachable
 def join(request: HttpRequest, code: str) -> HttpResponse:
-    name = clean_name(request.POST.get("name", ""))
-    if not name:
-        return notice(request, seating.TYPE_YOUR_NAME, 400, join=code)
+    typed = request.POST.get("name", "")
+    name = clean_name(typed)
     token = secrets.token_urlsafe(18)
     for _ in range(TRIES):
         row = store.fetch(code)
         if row is None:
             return notice(request, NO_TABLE, 404)
         state = tables.TableState.from_json(row.state)
-        if seats.seat_of(request, code, state) is not None:
+        held = seats.seat_of(request, code, state), seats.heir_of(request, code, state)
+        if held != (None, None):
             return see(code)  # already seated: a double submit, or the link opened again
+        if not name or too_long(typed):
+            refusal = TOO_LONG if name else seating.TYPE_YOUR_NAME
+            return ask_name(request, state, code, refusal, status=400)
         if not seats.room_for_a_seat(request):
             return notice(request, seats.TOO_MANY_SEATS, 409)
         try:
             tables.join(state, name, seats.token_hash(token))
         except IllegalMove as refusal:
-            if state.game is None and len(state.seats) < 4:  # a name refused: ask again
-                return notice(request, str(refusal), 409, join=code)
+            if tables.room_for(state):  # a name refused: ask again
+                return ask_name(request, state, code, str(refusal))
             return notice(request, str(refusal), 409)
         if store.save_if_current(row, state):
             break
@@ -610,7 +693,10 @@ def _replace(request: HttpRequest, state: tables.TableState, seat: int, row: Tab
     other = request.POST.get("seat", "")
     if other not in ("0", "1", "2", "3"):
         raise IllegalMove("There is no such player.")
-    tables.replace(state, int(other), store.now_seconds(), idle_limit())
+    them = int(other)
+    since = state.seats[them].waiting_since  # 0: the table does not wait on them (refused)
+    limit = max(0, math.floor(takeover_at(state, them) - since)) if since else 0
+    tables.replace(state, them, store.now_seconds(), limit)
 
 
 replace = seat_action(_replace)

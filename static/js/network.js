@@ -239,6 +239,43 @@
     catchUp();
   });
 
+  // The dealer's link (lobby.html): a click in its field selects it whole, and Copy (shown only
+  // where this script runs) puts it on the clipboard and says so.
+  var COPIED = "The link is copied: paste it to friends.";
+
+  function showCopy() {
+    var button = $("#copy-link");
+    if (button) button.hidden = false;
+  }
+
+  function copyLink(field, said) {
+    function done() {
+      said.textContent = COPIED;
+    }
+    function byHand() {
+      // no clipboard for this page (not a secure context): the old way, or the person's keys
+      if (document.execCommand && document.execCommand("copy")) done();
+      else said.textContent = "Press Ctrl+C to copy the selected link.";
+    }
+    field.select();
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(field.value).then(done, byHand);
+    else byHand();
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!target.closest) return;
+    var field = $("#table-link");
+    if (field && target === field) {
+      field.select();
+    } else if (field && target.closest("#copy-link")) {
+      copyLink(field, $("#link-copied"));
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", showCopy);
+  showCopy();
+
   notePollBox();
   noteDrawn();
   followSeat();

@@ -11,6 +11,7 @@ from tests.support.browser import (
     act,
     arrive,
     click_button,
+    give_name,
     origin,
     pass_by_mouse,
 )
@@ -51,3 +52,30 @@ def test_the_watch_does_see_a_violation(page: Page, live_server):
     )
     page.wait_for_function("window.__csp.length > 0")
     assert any("style-src" in violation for violation in watch.violations())
+
+
+def test_a_dealers_lobby_redrawn_with_a_friend_raises_no_csp_violation(
+    page: Page, live_server, fresh_context
+):
+    """htmx "settles" a swapped element's style attribute by copying the old element's with
+    setAttribute, which the policy blocks as an inline style: a dealer's lobby logged it twice
+    when a friend arrived, because something had styled the link's field through the CSSOM
+    (which the policy allows: the browser, an extension). The page keeps htmx from settling
+    style."""
+    watch = Watch(page)
+    page.goto(f"{live_server.url}/")
+    give_name(page, "Anna")
+    page.get_by_role("menuitem", name="Game").click()
+    page.get_by_role("menuitem", name="Network...").click()
+    page.locator("dialog#dialog-network").get_by_role("button", name="OK").click()
+    expect(page.locator("#lobby-title")).to_have_text("Hearts Network: Anna's table")
+    page.evaluate(
+        "for (const id of ['table-link', 'lobby-title'])"
+        " document.getElementById(id).style.outline = '1px solid #000'"
+    )
+    friend = fresh_context(base_url=live_server.url).new_page()
+    friend.goto(page.locator("#table-link").input_value())
+    friend.get_by_label("What is your name?").fill("Bob")
+    friend.get_by_role("button", name="OK").click()
+    expect(page.get_by_role("button", name="Remove Bob")).to_be_visible()  # the lobby redrawn
+    assert watch.violations() == []

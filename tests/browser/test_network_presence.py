@@ -1,0 +1,59 @@
+"""A friend who closes the window is told as gone: against gunicorn as the Procfile runs it, where
+each page holds its event stream, the presence the server already has."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from game.network.views import idle_limit
+from tests.support.browser import STATUS, act, deal_by_the_game_menu, join_at_the_prompt
+from tests.support.push import HOST, instance, site_env
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYABLE = "#table .hand-form[action$='/play'] .card:not([aria-disabled='true'])"
+
+
+def one_step(page: Page) -> None:
+    """Pass, accept or play what the page offers, if anything (always the first card)."""
+    for selector in ("#pass-button:not([disabled])", "#table form.continue button.push"):
+        if page.locator(selector).count():
+            act(page, page.locator(selector))
+            return
+    if page.locator("#table .hand-form[action$='/select']").count():
+        act(page, page.locator("#table .hand .card:not(.raised)").first)
+    elif page.locator(PLAYABLE).count():
+        act(page, page.locator(PLAYABLE).first)
+
+
+def test_when_bob_closes_his_window_mid_hand_anna_reads_that_he_left(browser: Browser, tmp_path):
+    env = site_env(tmp_path, HEARTS_LEFT_SECONDS="2")
+    with instance(env, tmp_path, "a") as server:
+        base = f"http://{HOST}:{server.port}"
+        anna = browser.new_context(base_url=base).new_page()
+        bob_context = browser.new_context(base_url=base)
+        bob = bob_context.new_page()
+        try:
+            join_at_the_prompt(bob, deal_by_the_game_menu(anna, "Anna"), "Bob")
+            expect(anna.locator(".net-seats")).to_contain_text("Bob")
+            anna.keyboard.press("F2")
+            expect(bob.locator(STATUS)).to_have_text("Select three cards to pass to Michele.")
+            for _ in range(200):  # both pass; Anna plays until it is Bob's turn
+                if bob.locator(PLAYABLE).count():
+                    break
+                one_step(anna)
+                one_step(bob)
+            expect(bob.locator(STATUS)).to_have_text("Select a card to play.")
+            bob_context.close()  # Bob closes his window on his turn
+            expect(anna.locator(STATUS)).to_have_text(
+                "Bob has left the table. You may let a computer play for them.",
+                timeout=(idle_limit() - 30) * 1000,  # well before the idle limit's minute
+            )
+            expect(anna.locator(".seat-left")).to_contain_text("has left the table")
+            button = anna.get_by_role("button", name="Let a computer play for Bob")
+            act(anna, button)
+            expect(anna.locator(".seat-left")).to_contain_text("a computer plays for them")
+            expect(anna.locator(STATUS)).not_to_contain_text("Bob")
+        finally:
+            anna.context.close()
