@@ -166,84 +166,100 @@ def deal_game(number: int, hand_number: int) -> Game:
 
 @dataclass
 class DealResult:
-    points: list[list[int]] = field(default_factory=list)  # per matchup: [ours, other] per hand
-    moons: list[list[str]] = field(default_factory=list)  # per matchup: "" or shooter's kind
-    failed: list[list[int]] = field(default_factory=list)  # per matchup: hunters' failed attempts
+    """One deal of one match-up, played by each version of ours (the change first, then the
+    base when the run is paired)."""
+
+    points: list[list[float]] = field(default_factory=list)  # per version: [ours, other]
+    moons: list[list[str]] = field(default_factory=list)  # per version: "" or shooter's kind
+    failed: list[list[int]] = field(default_factory=list)  # per version: hunters' failed tries
     play_times: list[float] = field(default_factory=list)  # CPU seconds of this process
     pass_times: list[float] = field(default_factory=list)
     play_walls: list[float] = field(default_factory=list)  # wall-clock seconds
 
 
-def play_hand(game: Game, kinds: list[Kind], result: DealResult) -> tuple[int, ...]:
-    """Play one hand to its end; returns the scores with any moon applied."""
+def play_hand(game: Game, kinds: list[Kind], result: DealResult | None) -> tuple[int, ...]:
+    """Play one hand to its end; returns the scores with any moon applied. Ours' decision
+    times go to ``result`` (none when it is None)."""
     if game.phase == Phase.PASSING:
         for seat in range(4):
             start = time.thread_time()
             cards = kinds[seat].pass_cards(game, seat)
-            if kinds[seat] is OURS:
+            if kinds[seat] is OURS and result is not None:
                 result.pass_times.append(time.thread_time() - start)
             game.pass_cards(seat, cards)
     while game.phase == Phase.PLAYING:
         seat = game.turn
         start, wall = time.thread_time(), time.perf_counter()
         card = kinds[seat].play(game, seat)
-        if kinds[seat] is OURS:
+        if kinds[seat] is OURS and result is not None:
             result.play_times.append(time.thread_time() - start)
             result.play_walls.append(time.perf_counter() - wall)
         game.play(seat, card)
     return game.history[-1]
 
 
-def run_deal(index: int, only: tuple[int, ...] = ()) -> DealResult:
-    """One deal, replayed with every rotation in every match-up (or the ``only`` ones)."""
+def seating(matchup: Matchup, rotation: int) -> list[Kind]:
+    """Who sits where in one rotation of a match-up's deal."""
+    if matchup.ours_seats == 1:
+        kinds = [matchup.other] * 4
+        kinds[rotation] = OURS
+    else:
+        kinds = [OURS] * 4
+        kinds[rotation] = matchup.other
+    return kinds
+
+
+def run_deal(index: int, k: int, versions: tuple[tuple[str, ...], ...] = ((),)) -> DealResult:
+    """One deal of match-up ``k``, replayed with every rotation by each version of ours (the
+    brain's constants ``versions[v]`` set, as ``--set`` does, for that version only)."""
     number = FIRST_NUMBER + index
     hand_number = 1 + index % 4
+    matchup = MATCHUPS[k]
     result = DealResult()
-    for k, matchup in enumerate(MATCHUPS):
-        if only and k not in only:
-            result.points.append([math.nan, math.nan])
-            result.moons.append([])
-            result.failed.append([])
-            continue
+    for v, settings in enumerate(versions):
+        old = tune(1.0, list(settings))
         ours_total = other_total = 0.0
         moons = []
         failed = []
-        for rotation in range(4):
-            HUNTER_PLAYER.reset()
-            if matchup.ours_seats == 1:
-                kinds = [matchup.other] * 4
-                kinds[rotation] = OURS
-            else:
-                kinds = [OURS] * 4
-                kinds[rotation] = matchup.other
-            game = deal_game(number, hand_number)
-            scores = play_hand(game, kinds, result)
-            ours = [scores[s] for s in range(4) if kinds[s] is OURS]
-            others = [scores[s] for s in range(4) if kinds[s] is not OURS]
-            ours_total += sum(ours) / len(ours)
-            other_total += sum(others) / len(others)
-            shooter = next((s for s in range(4) if game.moon_shooter == s), None)
-            moons.append("" if shooter is None else kinds[shooter].name)
-            failed.append(len(HUNTER_PLAYER.attempted - {shooter}))
+        try:
+            for rotation in range(4):
+                HUNTER_PLAYER.reset()
+                kinds = seating(matchup, rotation)
+                game = deal_game(number, hand_number)
+                scores = play_hand(game, kinds, result if v == 0 else None)
+                ours = [scores[s] for s in range(4) if kinds[s] is OURS]
+                others = [scores[s] for s in range(4) if kinds[s] is not OURS]
+                ours_total += sum(ours) / len(ours)
+                other_total += sum(others) / len(others)
+                shooter = next((s for s in range(4) if game.moon_shooter == s), None)
+                moons.append("" if shooter is None else kinds[shooter].name)
+                failed.append(len(HUNTER_PLAYER.attempted - {shooter}))
+        finally:
+            tune(1.0, [f"{name}={value}" for name, value in old.items()])
         result.points.append([ours_total / 4, other_total / 4])
         result.moons.append(moons)
         result.failed.append(failed)
     return result
 
 
-def tune(budget: float, settings: list[str]) -> None:
+def tune(budget: float, settings: list[str]) -> dict[str, object]:
     """Multiply the players' card budget (compiled) by ``budget``; set brain's constants from
-    "NAME=VALUE" strings (a number, else the text): for trying a change from the command line."""
+    "NAME=VALUE" strings (a number, else the text): for trying a change from the command line.
+    Returns the constants' old values, so that a paired run can put them back."""
     from game.players import brain
 
+    old: dict[str, object] = {}
     for text in settings:
         name, _, value = text.partition("=")
         if not hasattr(brain, name):
             raise SystemExit(f"game.players.brain has no {name}")
-        old = getattr(brain, name)
-        setattr(brain, name, type(old)(float(value)) if isinstance(old, int | float) else value)
+        was = getattr(brain, name)
+        old.setdefault(name, was)
+        setattr(brain, name, type(was)(float(value)) if isinstance(was, int | float) else value)
     if budget != 1.0:
+        old.setdefault("CARD_BUDGET", brain.CARD_BUDGET)
         brain.CARD_BUDGET = round(brain.CARD_BUDGET * budget)
+    return old
 
 
 def mean_ci(values: list[float]) -> tuple[float, float]:
@@ -436,6 +452,19 @@ def main(argv: list[str] | None = None) -> int:
         help="set a constant of game.players.brain for this run (repeatable), to try a change",
     )
     parser.add_argument(
+        "--pair",
+        action="store_true",
+        help="play every deal also with the base (brain's defaults, or --base-set) and print the "
+        "change's differential and moons minus the base's, paired by deal",
+    )
+    parser.add_argument(
+        "--base-set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="with --pair: a constant of game.players.brain set for the base only (repeatable)",
+    )
+    parser.add_argument(
         "--think",
         type=int,
         default=THINK_POSITIONS,
@@ -460,7 +489,6 @@ def main(argv: list[str] | None = None) -> int:
 
     jit.core()  # loaded once here, before the worker processes fork
     today.jit.core()
-    tune(args.budget, args.set)
     global OURS
     seated = OURS
     if args.ours == "today":
@@ -471,70 +499,125 @@ def main(argv: list[str] | None = None) -> int:
         OURS = seated
 
 
+def versions_of(args: argparse.Namespace) -> tuple[tuple[str, ...], ...]:
+    """The settings each version of ours plays with: the change (``--set``, ``--budget``), then,
+    when the run is paired, the base (``--base-set``)."""
+    from game.players import brain
+
+    change = list(args.set)
+    if args.budget != 1.0:
+        change.append(f"CARD_BUDGET={round(brain.CARD_BUDGET * args.budget)}")
+    if not args.pair:
+        return (tuple(change),)
+    return (tuple(change), tuple(args.base_set))
+
+
 def match_ups(args: argparse.Namespace) -> int:
-    """Play and print the match-ups ``args`` ask for; 1 if a target is missed."""
+    """Play the match-ups ``args`` ask for, printing each as it ends; 1 if a target is missed."""
     deals = max(1, math.ceil(args.hands / 4))
     indices = range(args.first, args.first + deals)
-    only = tuple(sorted({SHORT_NAMES.index(name) for name in args.only or ()}))
-    started = time.perf_counter()
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as pool:
-            results = list(pool.map(run_deal, indices, [only] * deals, chunksize=1))
-    else:
-        results = [run_deal(i, only) for i in indices]
-    elapsed = time.perf_counter() - started
-
-    print(f"{deals} deals x 4 seat rotations = {4 * deals} hands per match-up ({elapsed:.0f} s)")
+    only = sorted({SHORT_NAMES.index(name) for name in args.only or ()}) or range(len(MATCHUPS))
+    versions = versions_of(args)
+    print(f"{deals} deals x 4 seat rotations = {4 * deals} hands per match-up")
     print("points per hand, mean +- 95% CI over deals (a fair share is 6.5); differential: ours'")
     print("mean minus the others', negative is better for ours")
-    if args.ours != "new" or args.budget != 1.0 or args.set:
-        print(f"ours: {args.ours}, budget x{args.budget:g}, set: {' '.join(args.set) or '-'}")
+    if args.ours != "new" or versions != ((),):
+        print(f"ours: {args.ours}, set: {' '.join(versions[0]) or '-'}")
+    if args.pair:
+        print(f"paired with the base on the same deals, set: {' '.join(versions[1]) or '-'}")
     failures = 0
-    for k, matchup in enumerate(MATCHUPS):
-        if only and k not in only:
-            continue
-        ours, ours_ci = mean_ci([r.points[k][0] for r in results])
-        other, other_ci = mean_ci([r.points[k][1] for r in results])
-        diff, diff_ci = mean_ci([r.points[k][0] - r.points[k][1] for r in results])
-        moons = [m for r in results for m in r.moons[k]]
-        by_ours = sum(m == "ours" for m in moons) / len(moons)
-        by_other = sum(m not in ("", "ours") for m in moons) / len(moons)
-        measured = ours if matchup.measured == "ours" else other
+    results: list[DealResult] = []
+    for k in only:
+        started = time.perf_counter()
+        ks = [k] * deals
+        vs = [versions] * deals
+        if args.workers > 1:
+            with ProcessPoolExecutor(args.workers) as pool:
+                done = list(pool.map(run_deal, indices, ks, vs, chunksize=1))
+        else:
+            done = [run_deal(i, k, versions) for i in indices]
+        results += done
+        failures += report_matchup(MATCHUPS[k], done, time.perf_counter() - started)
+        sys.stdout.flush()
+    failures += report_times(results)
+    if args.think and args.ours == "new":
+        failures += not think_table(args.think, args.first)
+    return 1 if failures else 0
+
+
+def moon_rate(results: list[DealResult], version: int, name: str) -> list[float]:
+    """Per deal, the share of its four rotations in which a seat of kind ``name`` shot."""
+    return [sum(m == name for m in r.moons[version]) / 4 for r in results]
+
+
+def report_matchup(matchup: Matchup, results: list[DealResult], elapsed: float) -> int:
+    """Print one match-up's figures (and, when paired, the change against the base); returns
+    the number of targets missed."""
+    ours, ours_ci = mean_ci([r.points[0][0] for r in results])
+    other, other_ci = mean_ci([r.points[0][1] for r in results])
+    diff, diff_ci = mean_ci([r.points[0][0] - r.points[0][1] for r in results])
+    by_ours, by_ours_ci = mean_ci(moon_rate(results, 0, "ours"))
+    by_other, by_other_ci = mean_ci(moon_rate(results, 0, matchup.other.name))
+    measured = ours if matchup.measured == "ours" else other
+    failures = 0
+    verdict = "no target"
+    if matchup.target is not None:
+        ok = measured <= matchup.target if matchup.at_most else measured >= matchup.target
+        failures += not ok
+        who = "ours" if matchup.measured == "ours" else matchup.other.name
+        sign = "<=" if matchup.at_most else ">="
+        verdict = f"target {who} {sign} {matchup.target}: {'PASS' if ok else 'FAIL'}"
+    name = matchup.other.name
+    print(f"{matchup.title} ({4 * len(results)} hands, {elapsed:.0f} s)")
+    print(
+        f"  {'':20} ours {ours:5.2f} +- {ours_ci:4.2f}   {name} {other:5.2f} +- {other_ci:4.2f}"
+        f"   {verdict}"
+    )
+    print(
+        f"  {'':20} moons: ours {by_ours:5.1%} +- {by_ours_ci:4.1%}, "
+        f"{name} {by_other:5.1%} +- {by_other_ci:4.1%}"
+    )
+    verdict = "no target"
+    if matchup.differential is not None:
+        ok = diff <= matchup.differential and diff + diff_ci < 0
+        failures += not ok
+        verdict = f"target <= {matchup.differential}, interval below 0: {'PASS' if ok else 'FAIL'}"
+    print(f"  {'':20} differential {diff:+6.2f} +- {diff_ci:4.2f} (paired)   {verdict}")
+    if matchup.other is HUNTER:
+        tried = [sum(r.failed[0]) / 4 for r in results]
+        fail, fail_ci = mean_ci(tried)
         verdict = "no target"
-        if matchup.target is not None:
-            ok = measured <= matchup.target if matchup.at_most else measured >= matchup.target
+        if HUNTER_MOON_TARGET is not None:
+            ok = by_other <= HUNTER_MOON_TARGET
             failures += not ok
-            who = "ours" if matchup.measured == "ours" else matchup.other.name
-            sign = "<=" if matchup.at_most else ">="
-            verdict = f"target {who} {sign} {matchup.target}: {'PASS' if ok else 'FAIL'}"
+            verdict = f"target made <= {HUNTER_MOON_TARGET:.1%}: {'PASS' if ok else 'FAIL'}"
         print(
-            f"  {matchup.title:20} ours {ours:5.2f} +- {ours_ci:4.2f}   "
-            f"{matchup.other.name} {other:5.2f} +- {other_ci:4.2f}   "
-            f"moons: ours {by_ours:5.1%}, {matchup.other.name} {by_other:5.1%}   {verdict}"
+            f"  {'':20} hunters' moon attempts per hand: made {by_other:5.1%} +- "
+            f"{by_other_ci:4.1%}, failed {fail:5.1%} +- {fail_ci:4.1%}   {verdict}"
         )
-        verdict = "no target"
-        if matchup.differential is not None:
-            ok = diff <= matchup.differential and diff + diff_ci < 0
-            failures += not ok
-            verdict = (
-                f"target <= {matchup.differential}, interval below 0: {'PASS' if ok else 'FAIL'}"
-            )
-        print(f"  {'':20} differential {diff:+6.2f} +- {diff_ci:4.2f} (paired)   {verdict}")
-        if matchup.other is HUNTER:
-            # per deal, the mean over its four rotations, so the interval is over deals too
-            shot = [sum(m == HUNTER.name for m in r.moons[k]) / 4 for r in results]
-            tried = [sum(r.failed[k]) / 4 for r in results]
-            rate, rate_ci = mean_ci(shot)
-            fail, fail_ci = mean_ci(tried)
-            verdict = "no target"
-            if HUNTER_MOON_TARGET is not None:
-                ok = rate <= HUNTER_MOON_TARGET
-                failures += not ok
-                verdict = f"target made <= {HUNTER_MOON_TARGET:.1%}: {'PASS' if ok else 'FAIL'}"
-            print(
-                f"  {'':20} hunters' moon attempts per hand: made {rate:5.1%} +- {rate_ci:4.1%}, "
-                f"failed {fail:5.1%} +- {fail_ci:4.1%}   {verdict}"
-            )
+    if len(results[0].points) > 1:
+        base = [r.points[1][0] - r.points[1][1] for r in results]
+        change, change_ci = mean_ci([r.points[0][0] - r.points[0][1] - b for r, b in zip(
+            results, base, strict=True)])  # fmt: skip
+        base_mean, base_ci = mean_ci(base)
+        moons = [a - b for a, b in zip(
+            moon_rate(results, 0, name), moon_rate(results, 1, name), strict=True)]  # fmt: skip
+        moon_change, moon_ci = mean_ci(moons)
+        base_moons, _ = mean_ci(moon_rate(results, 1, name))
+        print(
+            f"  {'':20} base: differential {base_mean:+6.2f} +- {base_ci:4.2f}, {name} moons "
+            f"{base_moons:5.1%}"
+        )
+        print(
+            f"  {'':20} change minus base: differential {change:+6.2f} +- {change_ci:4.2f}, "
+            f"{name} moons {moon_change:+6.1%} +- {moon_ci:4.1%} (paired by deal)"
+        )
+    return failures
+
+
+def report_times(results: list[DealResult]) -> int:
+    """Print ours' decision times over every match-up played; returns the targets missed."""
+    failures = 0
     plays = [t for r in results for t in r.play_times]
     passes = [t for r in results for t in r.pass_times]
     walls = [t for r in results for t in r.play_walls]
@@ -555,9 +638,7 @@ def match_ups(args: argparse.Namespace) -> int:
             f"  choose_play wall-clock: median {statistics.median(walls) * 1000:.2f} ms, "
             f"p99 {percentile(walls, 99) * 1000:.2f} ms"
         )
-    if args.think and args.ours == "new":
-        failures += not think_table(args.think, args.first)
-    return 1 if failures else 0
+    return failures
 
 
 if __name__ == "__main__":

@@ -41,9 +41,13 @@ STOP_SHARE = 0.5  # of the imagined deals, the share in which the others fight o
 FALLBACK_EDGE = 0.5  # total points by which the heuristic's own card wins a near tie
 OTHERS_CREDIT = 0.05  # per point that goes to another seat instead of us
 HUNT_SHARE = 0.0  # if set: the share of deals in which the lone taker of the points shoots
-HUNT_PRIOR = 0.0  # odds that a lone taker of the points shoots, before its plays are read
+HUNT_PRIOR = 0.3  # odds that a lone taker of the points shoots, before its plays are read
+HUNT_BELIEVE = 0.0  # if set: a deal's shooter odds times its hand's moon strength over this
 HUNT_RATIO = 3.0  # how much likelier a play makes a shooter if a shooter would make it
 READ_MISS = 1.0  # a deal's weight times this per play of another seat it does not explain
+DEFEND = 3  # the playouts' defence against a moon: sim.DEFEND_SELF | sim.DEFEND_LATE
+SAFETY_MARGIN = 0.0  # if set: mean points within which a card that beats a lone taker is played
+SAFETY_POINTS = 8  # the lone taker's points from which the safety net holds
 MOON_RANK_FLOOR = RANKS.index("9")  # a ten weighs 1 towards a moon, an ace 5
 PASS_SIZE = 3
 QUEEN_GUARDS = 3  # low spades that keep the queen safe to hold
@@ -66,6 +70,7 @@ HIGH_SPADE_DANGER = 11.0
 HIGH_SPADE_SAFE = 2.0
 LOW_SPADE_KEEP = 10.0
 HEART_EXTRA = 1.5
+KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
 LENGTH_RELIEF = 0.4
 LONG_SPADES = 5
 
@@ -211,6 +216,7 @@ def _search(
                 hunter,
                 moon_odds(core, view, drawn, deals, hunter),
                 weights,
+                DEFEND,
             )
             weight += sum(float(w) for w in weights[:deals])
         budget -= deals * len(alive) * remaining
@@ -230,7 +236,33 @@ def _search(
         if best_key is None or key < best_key:
             best_key = key
             best = card
+    if SAFETY_MARGIN and weight and best_key is not None:
+        means = {options[k][0]: totals[k] / weight for k in alive if options[k][1] < 0}
+        net = safety_card(know, view.trick, (leader + win_i) % 4, list(means))
+        if net >= 0 and means[net] <= best_key[0] / weight + SAFETY_MARGIN:
+            return net
     return best
+
+
+def safety_card(know: Knowledge, trick, winner: int, cards: list[int]) -> int:
+    """The safety net's card (-1 if none): where another seat holds every point taken, at least
+    ``SAFETY_POINTS``, the cheapest of ``cards`` that beats it on the trick it is winning; or,
+    last to a trick that another seat takes, a point card to split the points."""
+    lone = suspect(know)
+    if lone < 0 or know.pts[lone] < SAFETY_POINTS or not trick:
+        return -1
+    win = trick[0]
+    for c in trick:
+        if suit_of(c) == suit_of(trick[0]) and c > win:
+            win = c
+    if winner == lone:
+        beats = [c for c in cards if suit_of(c) == suit_of(win) and c > win]
+        return min(beats) if beats else -1
+    if len(trick) == 3:
+        points = [c for c in cards if c == QS or suit_of(c) == HEARTS]
+        if points:
+            return max(points, key=lambda c: (c == QS, c))
+    return -1
 
 
 def suspect(know: Knowledge) -> int:
@@ -249,7 +281,8 @@ def moon_odds(core, view: View, drawn, deals: int, hunter: int):
     """For each of the ``deals`` deals drawn, the chance that ``hunter`` is going for the moon:
     read from its plays so far, as they look from the hand the deal gives it (``HUNT_PRIOR``
     odds before any play, each play a shooter would make and a ducker would not multiplying them
-    by ``HUNT_RATIO``); or ``HUNT_SHARE`` in every deal when that is set."""
+    by ``HUNT_RATIO``; with ``HUNT_BELIEVE``, less in a deal that gives it a hand too weak to
+    shoot, its played cards counted in); or ``HUNT_SHARE`` in every deal when that is set."""
     out = core.reals(max(deals, 1))
     if hunter < 0 or not (HUNT_SHARE or HUNT_PRIOR):
         return out
@@ -263,7 +296,18 @@ def moon_odds(core, view: View, drawn, deals: int, hunter: int):
         drawn, deals, hunter, *(core.buffer(column) for column in columns), len(plays),
         HUNT_PRIOR, HUNT_RATIO, out,
     )  # fmt: skip
+    if HUNT_BELIEVE:
+        # a believable shooter: a deal that gives it a weak hand imagines it shooting less
+        held = sum(1 << c for c in cards_of_plays(plays))
+        for i in range(deals):
+            strength = moon_strength(int(drawn[i][hunter]) | held)
+            out[i] *= min(1.0, strength / HUNT_BELIEVE)
     return out
+
+
+def cards_of_plays(plays) -> list[int]:
+    """The cards of ``plays_of``'s entries."""
+    return [play[0] for play in plays]
 
 
 def moon_strength(hand: int) -> float:
@@ -385,5 +429,7 @@ def _danger(c: int, hand: int) -> float:
             return HIGH_SPADE_SAFE if safe else HIGH_SPADE_DANGER
         return r - LOW_SPADE_KEEP
     if s == HEARTS:
+        if KEEP_STOPPER and c == high(hand & SUIT[HEARTS]) and r >= KEEP_STOPPER:
+            return -RANKS_PER_SUIT  # the top heart stays, to stop a moon (off by default)
         return r + HEART_EXTRA
     return r - LENGTH_RELIEF * length

@@ -19,6 +19,7 @@ from game.engine.rules import HEART_MASK, MOON, legal_mask, suit_of
 
 from . import choose_pass, choose_play, jit
 from .brain import (
+    DEFEND,
     MOON_STRENGTH,
     STOP_SHARE,
     decide_pass,
@@ -110,6 +111,7 @@ def appraise(view: View, core=None) -> Appraisal | None:
         hunter,
         moon_odds(core, view, drawn, deals, hunter),
         core.buffer_reals([1.0] * deals),
+        DEFEND,
     )
     values: dict[int, float] = {}
     moon_value: dict[int, float] = {}
@@ -150,6 +152,7 @@ def _moon_share(core, drawn, deals: int, view: View, leader: int, pts, know, car
             stop,
             -1,
             record,
+            DEFEND,
         )
         made += int(after[me]) == MOON
     return made / deals if deals else 0.0
@@ -209,6 +212,7 @@ def appraise_pass(view: View, passed: Sequence[int], core=None) -> tuple[float, 
                 stop,
                 -1,
                 record,
+                DEFEND,
             )
             score = rules.hand_score([int(p) for p in after], view.moon_off_shooter)
             totals[j] += score[me]

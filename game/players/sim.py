@@ -67,6 +67,9 @@ AS = QS + 2
 HIGH_SPADES = (1 << KS) | (1 << AS)
 THREAT_POINTS = 10  # when a lone taker of every point so far is worth fighting
 THREAT_TRICKS = 8  # from this many tricks on, a lone taker of any points is worth fighting
+DEFEND_POINTS = 4  # with DEFEND_SELF: from this many points our seat defends against a lone taker
+DEFEND_SELF = 1  # a bit of ``defend``: our own seat defends in the playouts (``pick``'s guard)
+DEFEND_LATE = 2  # a bit of ``defend``: the others duck until a moon threat is real
 SHOOT_POINTS = 18  # when a lone taker of every point so far goes for the rest
 LAST_TRICK = 13
 SUIT_ORDER = (CLUBS, DIAMONDS, SPADES, HEARTS)
@@ -179,7 +182,9 @@ def moon_threat(pts, ntricks: int) -> int:
 
 
 @hot
-def pick(hand, n, win, tpts, first, broken, gone, shooting, threat, winner_seat, voids=0):
+def pick(
+    hand, n, win, tpts, first, broken, gone, shooting, threat, winner_seat, voids=0, guard=False
+):
     """A sound card by rules of thumb: duck, unload the queen and hearts, lead safe low cards.
 
     ``n`` cards are on the table, ``win`` is the one winning so far (its suit is the led suit)
@@ -187,6 +192,9 @@ def pick(hand, n, win, tpts, first, broken, gone, shooting, threat, winner_seat,
     this seat goes for every trick; ``threat`` is a seat that must be stopped from shooting (-1
     if none) and ``winner_seat`` the seat winning the trick on the table. ``voids`` has bit
     ``s`` set when another seat is out of suit ``s``: leading it invites a discard.
+    ``guard`` (a defender against ``threat``, ``DEFEND`` in the playouts): beat the threat with
+    the cheapest card that wins, not the highest; last to a trick someone else takes, give it a
+    point card so the points are split; when throwing hearts, keep the highest one as a stopper.
     """
     if n == 0:
         if first:
@@ -206,6 +214,8 @@ def pick(hand, n, win, tpts, first, broken, gone, shooting, threat, winner_seat,
         if shooting:
             return high(follow) if above else low(follow)
         if above and threat >= 0 and winner_seat == threat:
+            if guard:
+                return low(above << (win + 1))
             return high(follow)
         if first:
             return high(follow)
@@ -239,6 +249,12 @@ def pick(hand, n, win, tpts, first, broken, gone, shooting, threat, winner_seat,
             return _shed(keep)
     if legal & QS_BIT:
         return QS
+    if guard and threat >= 0:
+        hearts = legal & HEART_MASK
+        if hearts & (hearts - 1):
+            return high(hearts & ~(1 << high(hearts)))  # the top heart stays, a stopper
+        if hearts and n == 3:
+            return high(hearts)  # the points split: no moon
     if not (gone & QS_BIT) and legal & HIGH_SPADES:
         return high(legal & HIGH_SPADES)
     hearts = legal & HEART_MASK
@@ -358,9 +374,12 @@ def _lead_to_win(legal, hand, gone):
 
 
 @hot
-def play_out(hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, hunter, record):
+def play_out(
+    hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, hunter, record, defend
+):  # fmt: skip
     """``playout`` on this form's containers: ``trick`` holds ``n`` cards (room for four), the
-    cards played go to ``record`` (room for 52); ``hands`` is changed in place."""
+    cards played go to ``record`` (room for 52); ``hands`` is changed in place. ``defend`` is a
+    set of bits: ``DEFEND_SELF``, ``DEFEND_LATE`` (see ``playout``)."""
     pts = pts.copy()
     win_i, tpts = table_winner(trick, n)
     win = trick[win_i] if n else -1
@@ -397,12 +416,39 @@ def play_out(hands, leader, trick, n, pts, gone, ntricks, plan_seat, me, stop, h
                 hunter = -1  # someone else took a point: the imagined moon is off
             else:
                 threat = hunter  # every seat sees the imagined shooter's moon coming
+        lone = -1  # the lone taker of every point, the threat our own seat defends against
+        late = True  # whether the others see the threat as real
+        if total:
+            for s in range(4):
+                if pts[s] == total and s != me:
+                    lone = s
+            late = total >= THREAT_POINTS or ntricks >= THREAT_TRICKS
         while n < 4:
             seat = (leader + n) % 4
             if seat == hunter and seat != me:
                 c = pick(
                     hands[seat], n, win, tpts, first, broken, gone, True, -1, 0, voids
                 )  # fmt: skip
+            elif defend & DEFEND_SELF and seat == me and lone >= 0 and total >= DEFEND_POINTS:
+                c = pick(
+                    hands[seat], n, win, tpts, first, broken, gone, False, lone,
+                    (leader + win_i) % 4, voids, True,
+                )  # fmt: skip
+            elif defend & DEFEND_LATE and me >= 0 and seat != me and seat == shooter:
+                # a lone taker of most of the points goes on for the rest
+                c = pick(
+                    hands[seat], n, win, tpts, first, broken, gone, True, -1, 0, voids
+                )  # fmt: skip
+            elif defend & DEFEND_LATE and me >= 0 and seat != me and hunter >= 0 and total:
+                # the others duck until the imagined shooter's threat is real, then beat it
+                # as cheaply as they can
+                if late:
+                    c = pick(
+                        hands[seat], n, win, tpts, first, broken, gone, False, hunter,
+                        (leader + win_i) % 4, voids, True,
+                    )  # fmt: skip
+                else:
+                    c = duck_pick(hands[seat], n, win, first, broken)
             elif me >= 0 and seat != me and hunter >= 0 and total:
                 # the others fight the imagined shooter once it holds every point so far
                 c = pick(
@@ -462,6 +508,7 @@ def playout(
     stop: bool = False,
     record: list[int] | None = None,
     hunter: int = -1,
+    defend: int = 0,
 ) -> list[int]:
     """Play the hand out with ``pick`` for every seat; returns points taken (before moon).
 
@@ -475,13 +522,17 @@ def playout(
     ``hunter`` is another seat imagined going for the moon: it plays ``pick`` as a shooter for as
     long as nobody else has a point, and the seats other than ``me`` play ``pick`` against it
     once it holds every point so far (from the start when it is given).
+    ``defend`` (bits): with ``DEFEND_SELF`` our own seat defends against a lone taker of
+    ``DEFEND_POINTS`` or more (``pick``'s guard); with ``DEFEND_LATE`` the others duck until the
+    imagined shooter's threat is real, then beat it cheaply, and a lone taker of
+    ``SHOOT_POINTS`` goes on shooting.
     """
     held = buffer(hands)
     table = buffer([*trick, 0, 0, 0, 0][:4])
     cards = buffer([0] * 52)
     after = play_out(
         held, leader, table, len(trick), buffer(pts), gone, ntricks, plan_seat, me, stop, hunter,
-        cards,
+        cards, defend,
     )  # fmt: skip
     for s in range(4):
         hands[s] = int(held[s])
@@ -517,13 +568,15 @@ def utility(pts, me, moon_off_shooter, credit):
 def search_round(
     deals, ndeals, seen, stop_share, me, leader, trick, n, pts, gone, ntricks,
     cards, plans, alive, nalive, moon_off_shooter, credit, totals, record, hunter, odds, weights,
+    defend,
 ):  # fmt: skip
     """Every candidate ``alive[:nalive]`` (card ``cards[k]``, moon plan ``plans[k]``) played in
     each of ``deals[:ndeals]`` and finished by ``play_out``; adds each one's utility to
     ``totals[k]``. ``seen`` deals came before: they fix which deals have the others fight a moon.
     ``hunter`` (-1 for none) goes for the moon in deal ``i`` with the chance ``odds[i]``: in the
     deals picked by a low-discrepancy sequence, so that the share is kept without a generator.
-    Deal ``i`` counts ``weights[i]`` times (how well it explains the play seen).
+    Deal ``i`` counts ``weights[i]`` times (how well it explains the play seen). ``defend``: as
+    ``playout``'s.
     """
     for i in range(ndeals):
         stop = ((seen + i) * stop_share) % 1.0 < stop_share
@@ -538,7 +591,7 @@ def search_round(
             trick[n] = card
             after = play_out(
                 trial, leader, trick, n + 1, pts, gone, ntricks, plans[k], me, stop, shooter,
-                record,
+                record, defend,
             )  # fmt: skip
             totals[k] += weights[i] * utility(after, me, moon_off_shooter, credit)
 
@@ -588,7 +641,7 @@ def pass_round(
                 trick[s] = 0
                 if hands[s] & 1:
                     leader = s
-            after = play_out(hands, leader, trick, 0, pts, 0, 0, -1, me, stop, -1, record)
+            after = play_out(hands, leader, trick, 0, pts, 0, 0, -1, me, stop, -1, record, 0)
             totals[k] += utility(after, me, moon_off_shooter, credit)
 
 

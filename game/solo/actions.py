@@ -9,11 +9,22 @@ again.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from game import seating
 from game.engine import Game, IllegalMove, Phase
 from game.seating import Clock, plays_so_far
 from game.web.challenge import Challenge, Tally
 from game.web.player import HUMAN, PlayerState, new_number
+from game.web.table import gathering_ms
+
+# The wall clock Undo's window is measured by, in seconds: a test sets its own to drive time.
+wall_clock: Callable[[], float] = time.time
+
+
+def now_ms() -> int:
+    return round(wall_clock() * 1000)
 
 
 def person(seat: int) -> bool:
@@ -95,6 +106,7 @@ def play(state: PlayerState, code: str, clock: Clock) -> None:
     state.fresh_from = fresh_from
     state.seq += 1
     advance(state, clock)
+    state.answered = now_ms()  # Undo's window runs from this answer (``still_drawn``)
 
 
 def next_hand(state: PlayerState, clock: Clock) -> None:
@@ -144,7 +156,7 @@ def undo(state: PlayerState, clock: Clock) -> None:
     before = _undoable(state, game)
     if before is None:
         raise IllegalMove(NO_CARD_TO_UNDO)
-    if next_trick_begun(before, game):
+    if next_trick_begun(before, game) and not still_drawn(state):
         raise IllegalMove(NEXT_TRICK_BEGUN)
     state.game = before
     state.undo = None
@@ -154,19 +166,53 @@ def undo(state: PlayerState, clock: Clock) -> None:
     state.seq += 1
 
 
-def undo_offered(state: PlayerState) -> bool:
-    """Whether Undo Card is offered now (the menu item lit): exactly when ``undo`` would act."""
+UNDO_ON = "on"  # offered until you play again: nobody has played to the next trick
+UNDO_UNTIL_GATHERED = "until-gathered"  # offered while the page still draws your card's trick
+UNDO_OFF = "off"
+
+
+def undo_offer(state: PlayerState) -> str:
+    """Whether Undo Card is offered now (the menu item lit), exactly when ``undo`` would act:
+    UNDO_UNTIL_GATHERED when only the window of ``still_drawn`` allows it."""
     game = state.game
     before = None if game is None else _undoable(state, game)
-    return before is not None and not next_trick_begun(before, game)
+    if before is None:
+        return UNDO_OFF
+    if not next_trick_begun(before, game):
+        return UNDO_ON
+    return UNDO_UNTIL_GATHERED if still_drawn(state) else UNDO_OFF
+
+
+def undo_offered(state: PlayerState) -> bool:
+    return undo_offer(state) != UNDO_OFF
+
+
+def close_undo_window(state: PlayerState) -> bool:
+    """End the window of ``still_drawn`` (the page about to draw the table as it stands shows
+    the next lead); returns whether the state changed."""
+    if undo_offer(state) != UNDO_UNTIL_GATHERED:
+        return False
+    state.answered = 0
+    return True
 
 
 def next_trick_begun(before: Game, game: Game) -> bool:
-    """Whether anyone has played to the trick after the one your card went to. Your card then
-    stays played: taking it back would let you see the next lead and choose again. (In the solo
-    game the computers always finish the trick your card went to, so it stays undoable only
-    while nobody has led to the next one: when you took the trick.)"""
+    """Whether anyone has played to the trick after the one your card went to. Taking your
+    card back once that lead is seen would let you choose again knowing it."""
     return before.tricks_played < game.tricks_played and bool(game.trick)
+
+
+def still_drawn(state: PlayerState) -> bool:
+    """Whether the page that answered your card still draws the trick it went to: the answer
+    shows the computers' cards after yours, the pause and the gathering, then the next
+    trick's lead (``table.schedule`` at the speed option). Until the gathering ends (the page
+    greys Undo when it begins: the rest is the slack for the request's way back), Undo is
+    accepted; at speed None the page draws the lead at once and there is no window."""
+    game = state.game
+    drawn = None if game is None else gathering_ms(game, state.fresh_from, state.options.speed)
+    if drawn is None or not state.answered:
+        return False
+    return 0 <= now_ms() - state.answered < drawn[1]
 
 
 def _undoable(state: PlayerState, game: Game) -> Game | None:

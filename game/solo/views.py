@@ -84,7 +84,10 @@ def show_table(
     changed (``changed``: the view's action did), then render the table."""
     dealt = seat_player(state, timing.clock)
     notice = take_notice(state)
-    if changed or dealt or notice:
+    # a table drawn as it stands shows the next lead at once: Undo's window closes with it
+    # (not on a refusal or a notice, which leave the saved table exactly as it was)
+    shut = not (draw.get("animate") or message or notice) and actions.close_undo_window(state)
+    if changed or dealt or notice or shut:
         save_state(request, state, timing)
     return render_table(request, state, timing, message or notice, **draw)
 
@@ -134,7 +137,13 @@ def render_table(
             view.announcements.append(shown.verdict)  # the live region tells it, at the end
         template = f"game/{view.phase}.html"
     context["seq"] = state.seq
-    context["undo_offered"] = actions.undo_offered(state)
+    offer = actions.undo_offer(state)
+    if offer == actions.UNDO_UNTIL_GATHERED:  # the page greys Undo, then says this itself
+        context["undo_late"] = actions.NEXT_TRICK_BEGUN
+        if not animate:  # the table as it stands: the next lead is in view at once
+            offer = actions.UNDO_OFF
+    context["undo_offer"] = offer
+    context["undo_offered"] = offer != actions.UNDO_OFF
     context["template"] = template
     context["dialog"] = dialog
     context.update(extra or {})

@@ -148,6 +148,7 @@ class PlayerState:
     fresh_from: int = 0  # plays this hand before the last action: the ones after it animate
     show_new: bool = False  # a plain form's action: the next page shows what it made new, once
     undo: dict[str, Any] | None = None  # the game before your card, while it is on the table
+    answered: int = 0  # when the answer to your card was made (ms of the wall clock), for Undo
     options: Options = field(default_factory=Options)
     stats: Stats = field(default_factory=Stats)
     recorded: bool = False  # the finished game is already in the statistics

@@ -77,6 +77,7 @@ def load(session: Any) -> PlayerState:
             state.recorded = bool(table.get("r", 0))
             undo = table.get("u")
             state.undo = undo if isinstance(undo, dict) else None
+            state.answered = _int(table.get("w")) if state.undo is not None else 0
             last_hand = table.get("l")
             state.last_hand = last_hand if isinstance(last_hand, dict) else None
             state.tally = Tally.from_list(table.get("y"))
@@ -172,6 +173,8 @@ def _write(session: Any, state: PlayerState) -> None:
             table["r"] = 1
         if state.undo is not None:
             table["u"] = state.undo
+            if state.answered:
+                table["w"] = state.answered
         if state.last_hand is not None and not state.game.phase.over:
             table["l"] = state.last_hand  # a finished hand is in the game itself
         if state.tally is not None:

@@ -30,6 +30,9 @@ STEP = 2  # ticks between two cards
 PAUSE = 5  # ticks a finished trick stays on the table
 GATHER = 2  # ticks the gathering takes
 MAX_TICK = 60
+# A tick's length by the animation speed option, as static/css/hearts.css sets --tick (a test
+# keeps the two in step); "none" draws everything at once, as does prefers-reduced-motion.
+TICK_MS = {"slow": 350, "normal": 200, "fast": 100, "none": 0}
 TICK_PROPERTIES = {"t": "--t", "g": "--g", "e": "--e"}  # arrive, gather, end of a wait
 
 
@@ -374,6 +377,17 @@ def schedule(game: Game, since: int, viewer: int, own_card_placed: bool) -> Sche
         gather_tick = tick - STEP + PAUSE
         tick = gather_tick + GATHER
     return Schedule(arrive, gather_tick, waits, clamp(tick))
+
+
+def gathering_ms(game: Game, since: int, speed: str) -> tuple[int, int] | None:
+    """When, after the answer that made the plays from ``since``, the page begins and ends
+    gathering the trick those plays finished (milliseconds at ``speed``): None when no
+    finished trick is among them. The next trick's first card is drawn after its end."""
+    gather_tick = schedule(game, since, HUMAN, own_card_placed=False).gather_tick
+    if gather_tick is None:
+        return None
+    tick = TICK_MS[speed]
+    return clamp(gather_tick) * tick, clamp(gather_tick + GATHER) * tick
 
 
 def apply(view: TableView, game: Game, plan: Schedule, viewer: int) -> None:

@@ -618,15 +618,53 @@
     );
   }
 
-  // Undo Card is lit only while the table says your card may still come back (data-undo);
-  // the server refuses it otherwise, with the reason.
+  // Undo Card is lit while the table says your card may still come back (data-undo): "on" until
+  // you play again (you took the trick and nobody has led); "until-gathered" while the trick
+  // your card went to is drawn: it greys when the page begins to gather that trick, before the
+  // next lead is drawn (at once when nothing is animated). The server refuses it otherwise.
   function syncUndo() {
     var table = $("#table");
     var item = $("#menu-undo");
     if (!table || !item || !table.dataset.undo) return;
-    if (table.dataset.undo === "on") item.removeAttribute("aria-disabled");
+    var lit = table.dataset.undo === "on" || (table.dataset.undo === "until-gathered" && !gathered(table));
+    if (lit) item.removeAttribute("aria-disabled");
     else item.setAttribute("aria-disabled", "true");
   }
+
+  function gathered(table) {
+    return (
+      !!table.dataset.gathering ||
+      !table.querySelector(".played.gather") ||
+      window.matchMedia("(prefers-reduced-motion: reduce)").matches
+    );
+  }
+
+  document.addEventListener("animationstart", function (event) {
+    if (event.animationName !== "gather") return;
+    var table = event.target.closest("#table");
+    if (!table || table.dataset.gathering) return;
+    table.dataset.gathering = "1";
+    syncUndo();
+  });
+
+  // Undo greyed by the gathering does not post: the status bar says why, as the server would.
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var item = event.submitter;
+      var table = $("#table");
+      if (!item || item.id !== "menu-undo" || !table || !table.dataset.undoLate) return;
+      if (item.getAttribute("aria-disabled") !== "true") return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      var line = document.createElement("span");
+      line.className = "status-line refusal";
+      line.textContent = table.dataset.undoLate;
+      var status = $("#status");
+      if (status) status.replaceChildren(line);
+    },
+    true
+  );
 
   document.addEventListener("htmx:afterSettle", function () {
     syncUndo();
@@ -652,6 +690,7 @@
   });
 
   setUpHand();
+  syncUndo();
   showDialogs();
   followHash();
 })();

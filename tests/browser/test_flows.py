@@ -35,7 +35,7 @@ OLD_TRICK = "#table .center .played.gather, #table .center .played.arrive"
 
 def play_two_of_clubs(page: Page) -> None:
     """Game 617 after passing the three hearts: Michele takes the first trick (with the queen of
-    clubs) and leads a club (the four); Ben follows, and it is your turn."""
+    clubs) and leads a spade (the nine); Ben follows, and it is your turn."""
     page.locator(f'{CARDS}[value="2C"]').focus()
     keys(page, "Enter")
     expect(page.locator(STATUS)).to_have_text("Select a card to play.")
@@ -80,7 +80,7 @@ def test_a_refusal_a_hint_or_a_reload_does_not_play_the_last_trick_again(page: P
     expect(page.locator(OLD_TRICK)).to_have_count(0)
     expect(page.locator("#table .center .played")).to_have_count(2)  # Michele's, Ben's
     page.locator(DIMMED).first.click(position={"x": 6, "y": 24}, force=True)
-    expect(page.locator("#status .refusal")).to_have_text("You must follow suit. Play a club.")
+    expect(page.locator("#status .refusal")).to_have_text("You must follow suit. Play a spade.")
     expect(page.locator(OLD_TRICK)).to_have_count(0)
     page.reload()
     expect(page.locator("#table .center .played")).to_have_count(2)

@@ -32,7 +32,7 @@ from tests.support.browser import (
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FIRST = (
-    "Last trick, won by you: Michele the two of clubs, Ben the king of diamonds, "
+    "Last trick, won by you: Michele the two of clubs, Ben the eight of diamonds, "
     "you the eight of clubs, Pauline the three of clubs."
 )
 FOURTH = (
@@ -109,7 +109,7 @@ def test_last_trick_by_mouse_from_the_game_menu_and_the_winners_pile(page: Page,
     shown = last_trick(page)
     expect(shown.locator(".seen")).to_have_count(4)
     expect(shown.locator(".seen-top .seen-card")).to_have_class("seen-card face-2C")
-    expect(shown.locator(".seen-right .seen-card")).to_have_class("seen-card face-KD")
+    expect(shown.locator(".seen-right .seen-card")).to_have_class("seen-card face-8D")
     expect(shown.locator(".seen-left .seen-card")).to_have_class("seen-card face-3C")
     expect(shown.locator(".seen.won")).to_have_count(1)
     expect(shown.locator(".seen.won .seen-card")).to_have_class("seen-card face-8C")

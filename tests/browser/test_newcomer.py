@@ -30,7 +30,7 @@ from tests.support.browser import (
     seq,
     start,
 )
-from tests.support.web import winning_card
+from tests.support.web import card_a_computer_takes, winning_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -126,9 +126,10 @@ def test_a_card_chosen_while_the_trick_is_gathered_is_played_when_the_hand_light
 # 8 -----------------------------------------------------------------------------------------
 
 
-def test_ctrl_z_is_refused_once_the_next_trick_is_led(page: Page, live_server):
-    """By keyboard alone, game 617: the three hearts passed, the two of clubs played; Michele
-    takes that trick and leads the next (a fact of the computers' choices in game 617)."""
+def test_ctrl_z_is_refused_at_once_under_reduced_motion(page: Page, live_server):
+    """By keyboard alone, with reduced motion (the page draws the next lead at once), game 617:
+    the three hearts passed, the two of clubs played; Michele takes that trick and leads the
+    next (a fact of the computers' choices in game 617). Undo is greyed and says why."""
     start(page, live_server.url)
     page.locator(CARDS).first.focus()
     page.keyboard.press("End")
@@ -149,7 +150,65 @@ def test_ctrl_z_is_refused_once_the_next_trick_is_led(page: Page, live_server):
     page.keyboard.press("Control+z")
     expect(page.locator(STATUS)).to_have_text(NEXT_TRICK_BEGUN)
     expect(page.locator(f'{CARDS}[value="2C"]')).to_have_count(0)
-    expect(page.locator("#table .center .played.face-2C")).to_have_count(0)
+    expect(page.locator("#table .center .played.face-2C")).to_be_hidden()  # gathered
+    page.keyboard.press("Alt+g")  # the menu says so too: Undo Card is dimmed
+    expect(page.get_by_role("menuitem", name="Undo Card")).to_have_attribute(
+        "aria-disabled", "true"
+    )
+    page.keyboard.press("Escape")
+
+
+LEAD_DRAWN = (
+    "() => { const t = document.querySelector('#table');"
+    " const lead = t && t.querySelectorAll('.center .played:not(.gather)');"
+    " return !!lead && lead.length > 0"
+    " && [...t.querySelectorAll('.center .played')].every(c => c.getAnimations()"
+    ".every(a => a.playState === 'finished')); }"
+)
+
+
+def before_a_computer_takes_your_card(fresh_context, live_server) -> tuple[Page, str]:
+    """At the default animation, the first moment of game 617 at which a card you may play goes
+    to a trick a computer takes and leads the next one from; that card focused."""
+    page = fresh_context(reduced_motion="no-preference").new_page()
+    state = played_until(617, lambda state: card_a_computer_takes(state) is not None)
+    code = card_a_computer_takes(state)
+    open_at(page, live_server.url, state)
+    page.locator(f'{CARDS}[value="{code}"]').focus()
+    return page, code
+
+
+def test_ctrl_z_takes_your_card_back_while_its_trick_is_still_drawn(fresh_context, live_server):
+    """A computer takes your card's trick and leads the next in the same answer; while the page
+    still draws that trick (before it gathers it), Ctrl+Z brings your card back."""
+    page, code = before_a_computer_takes_your_card(fresh_context, live_server)
+    shown = page.locator("#table .center .played")
+    before = shown.count()
+    undo = page.locator("#menu-undo")
+    expect(undo).to_have_attribute("aria-disabled", "true")
+    keys(page, "Enter")
+    expect(undo).not_to_have_attribute("aria-disabled", "true")  # the trick is drawn
+    expect(page.locator(f"#table .center .played.at-bottom.face-{code}")).to_be_visible()
+    keys(page, "Control+z")
+    expect(page.locator(f'{CARDS}[value="{code}"]')).to_have_count(1)
+    expect(shown).to_have_count(before)  # the trick as it was before your card
+    expect(undo).to_have_attribute("aria-disabled", "true")
+    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+
+
+def test_ctrl_z_after_the_next_lead_is_drawn_is_refused(fresh_context, live_server):
+    """Once the page has gathered your card's trick and drawn the next lead, Undo Card is
+    greyed and Ctrl+Z sends nothing: the status bar says why, the card stays played."""
+    page, code = before_a_computer_takes_your_card(fresh_context, live_server)
+    keys(page, "Enter")
+    page.wait_for_function(LEAD_DRAWN, timeout=15_000)
+    undo = page.locator("#menu-undo")
+    expect(undo).to_have_attribute("aria-disabled", "true")
+    played = seq(page)
+    page.keyboard.press("Control+z")
+    expect(page.locator(STATUS)).to_have_text(NEXT_TRICK_BEGUN)
+    assert seq(page) == played  # no request: the table is the one drawn
+    expect(page.locator(f'{CARDS}[value="{code}"]')).to_have_count(0)
     page.keyboard.press("Alt+g")  # the menu says so too: Undo Card is dimmed
     expect(page.get_by_role("menuitem", name="Undo Card")).to_have_attribute(
         "aria-disabled", "true"

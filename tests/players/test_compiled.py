@@ -82,6 +82,7 @@ def test_pick_and_duck_pick_agree_on_random_tables(fast):
             rng.below(5) - 1,
             rng.below(4),
             rng.below(16),
+            rng.below(2) == 1,  # a guard against the threat
         )
         assert fast.pick(*args) == sim.pick(*args), args
         duck = (hand, n, win, first, args[5])
@@ -106,8 +107,9 @@ def test_playouts_agree_card_for_card(fast):
         slow_cards: list[int] = []
         fast_cards: list[int] = []
         hunter = rng.below(5) - 1  # a seat imagined going for the moon, or -1 for none
-        slow = sim.playout(hands[:], *args, slow_cards, hunter)
-        quick = fast.playout(hands[:], *args, fast_cards, hunter)
+        defend = rng.below(4)  # the playouts' defence against a moon: none, either part or both
+        slow = sim.playout(hands[:], *args, slow_cards, hunter, defend)
+        quick = fast.playout(hands[:], *args, fast_cards, hunter, defend)
         assert quick == slow
         assert fast_cards == slow_cards
 
@@ -151,11 +153,15 @@ def test_the_search_decides_alike_in_both_forms(fast):
 
 
 def test_the_search_switched_off_parts_decide_alike_in_both_forms(fast, monkeypatch):
-    # the play reading, the imagined shooter and the searched pass are off by default (the
-    # bench found no gain); on, they too must choose the same cards compiled and in Python
+    # the play reading, the searched pass, the believable shooter and the safety net are off by
+    # default (the bench found no gain); the imagined shooter and the playouts' defence are on
+    # (issue 38); with all of them on, both forms must choose the same cards
     monkeypatch.setattr(brain, "READ_MISS", 0.5)
     monkeypatch.setattr(brain, "HUNT_PRIOR", 0.3)
+    monkeypatch.setattr(brain, "HUNT_BELIEVE", 1.2)
     monkeypatch.setattr(brain, "PASS_DEALS", 24)
+    monkeypatch.setattr(brain, "DEFEND", sim.DEFEND_SELF | sim.DEFEND_LATE)
+    monkeypatch.setattr(brain, "SAFETY_MARGIN", 1.0)
     budget = brain.PYTHON_BUDGET
     for game, _ in positions(12, 0x5EB):
         view = view_of(game, game.turn)

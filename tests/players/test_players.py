@@ -320,3 +320,59 @@ def test_a_ducker_under_the_jack_holds_nothing_between_and_a_seat_that_breaks_fo
     reading = _ducker_reading([trick_one, trick_two], 0, (0, 0, 0, 0))
     assert reading[2] == 0
     assert reading[3] != 0
+
+
+# ---- defending against a moon (issue 38) -------------------------------------------------------
+
+
+def test_a_guard_beats_the_threat_cheaply_splits_the_points_and_keeps_its_top_heart():
+    from game.players.sim import pick
+
+    def card(hand, n, win, tpts, winner, threat=3, guard=True):
+        args = (mask(hand), n, Card.parse(win).index, tpts, False, True, 0, False, threat, winner)
+        return Card(pick(*args, 0, guard)).code
+
+    # the threat (seat 3) wins the trick with the 9: the guard beats it with its ten, not its ace
+    assert card(["TH", "AH", "2C"], 1, "9H", 1, 3) == "TH"
+    assert card(["TH", "AH", "2C"], 1, "9H", 1, 3, guard=False) == "AH"
+    # last to a trick seat 1 takes, void: a point card, so no one can have all 26
+    assert card(["5H", "2D"], 3, "KC", 0, 1) == "5H"
+    # throwing hearts with a threat about, the ace stays in hand to stop it later
+    assert card(["AH", "JH", "4H", "2D"], 1, "KC", 0, 1) == "JH"
+    assert card(["AH", "JH", "4H", "2D"], 1, "KC", 0, 1, guard=False) == "AH"
+
+
+def test_the_safety_net_beats_a_lone_taker_of_eight_points_or_splits_them():
+    from game.players import brain
+    from game.players.deals import knowledge_of
+
+    game = moon_position()  # seat 3 holds all 22 points; seat 2 to play, after 5H and 2H
+    know = knowledge_of(view_of(game, 2))
+    trick = [Card.parse(code).index for _, code in game.trick]
+    six, three = Card.parse("6H").index, Card.parse("3H").index
+    # seat 3 led the 5H and wins it so far: the cheapest card over it is the net's
+    assert brain.safety_card(know, trick, 3, [three, six]) == six
+    # a trick another seat takes, ours last: a point card, the queen first
+    assert brain.safety_card(know, trick, 1, [three, six]) == six
+    assert brain.safety_card(know, trick[:2], 1, [three, six]) == -1  # not last, not its trick
+
+
+def test_keep_stopper_holds_back_the_top_heart_from_the_pass(monkeypatch):
+    from game.players import brain
+    from game.players.brain import rule_pass
+
+    game = Game.from_dict(
+        {
+            "v": 1, "n": 5, "m": 0, "k": 1, "p": "passing",
+            "h": [
+                "AH9H5H2HKC9C4C3CJD8D5D2D7S", "KHQH4H3HQCTC5C2CKDTD6D3D8S",
+                "JHTH7H6HJC8C7C6CQD9D7D4DAD", "8HAC2SAS3SKS4SQS5S6S9SJSTS",
+            ],  # fmt: skip
+            "x": ["", "", "", ""], "r": ["", "", "", ""], "t": "", "s": [],
+        }
+    )  # fmt: skip
+    ace = Card.parse("AH").index
+    assert ace in rule_pass(view_of(game, 0))  # off: the ace of hearts is among the first to go
+    monkeypatch.setattr(brain, "KEEP_STOPPER", 10)
+    kept = rule_pass(view_of(game, 0))
+    assert ace not in kept and len(kept) == 3

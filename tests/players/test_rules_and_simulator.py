@@ -76,6 +76,7 @@ def test_the_search_and_the_engine_agree_over_random_positions(moon_off_shooter)
             rng.below(2) == 1,
             cards,
             rng.below(5) - 1,  # a seat imagined going for the moon, or -1 for none
+            rng.below(4),  # the playouts' defence against a moon: none, either part or both
         )
         replay = game.copy()
         for card in cards:

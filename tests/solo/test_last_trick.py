@@ -17,7 +17,7 @@ from tests.support.web import HX, game_of, named_client, post
 
 NAMES = ["Ada", "Pauline", "Michele", "Ben"]
 FIRST = (
-    "Last trick, won by you: Michele the two of clubs, Ben the king of diamonds, "
+    "Last trick, won by you: Michele the two of clubs, Ben the eight of diamonds, "
     "you the eight of clubs, Pauline the three of clubs."
 )
 
@@ -47,7 +47,7 @@ def test_the_sentence_and_the_places_as_you_see_the_table():
     assert seen.sentence == FIRST
     assert [(c.player, c.code, c.place, c.won) for c in seen.cards] == [
         ("Michele", "2C", "top", False),
-        ("Ben", "KD", "right", False),
+        ("Ben", "8D", "right", False),
         ("you", "8C", "bottom", True),
         ("Pauline", "3C", "left", False),
     ]
@@ -59,7 +59,7 @@ def test_another_seat_sees_the_same_trick_from_its_own_chair():
     game = game_of(at_game_7(1))
     seen = last_trick_view(game, 2, NAMES)
     assert seen.sentence == (
-        "Last trick, won by Ada: you the two of clubs, Ben the king of diamonds, "
+        "Last trick, won by Ada: you the two of clubs, Ben the eight of diamonds, "
         "Ada the eight of clubs, Pauline the three of clubs."
     )
     assert [c.place for c in seen.cards] == ["bottom", "left", "top", "right"]
@@ -87,7 +87,7 @@ def test_htmx_gets_the_dialog_with_the_sentence_as_its_description():
     assert 'aria-describedby="last-trick-sentence"' in html
     assert f'<p id="last-trick-sentence">{FIRST}</p>' in html
     cards = re.findall(r'class="seen seen-(\w+)( won)?"><span class="seen-card face-(\w\w)"', html)
-    assert cards == [("top", "", "2C"), ("right", "", "KD"), ("bottom", " won", "8C"),
+    assert cards == [("top", "", "2C"), ("right", "", "8D"), ("bottom", " won", "8C"),
                      ("left", "", "3C")]  # fmt: skip
     assert "<main" not in html
 

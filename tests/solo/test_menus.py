@@ -12,10 +12,11 @@ import game
 from game import players
 from game.engine import Game
 from game.solo import actions
+from game.web import table
 from game.web.player import PlayerState, Stats
 from tests.support import REPO
 from tests.support.browser import played_until
-from tests.support.web import HX, state_of, store, winning_card
+from tests.support.web import HX, card_a_computer_takes, state_of, store, winning_card
 
 DIALOGS = {
     "/help": "dialog-help",
@@ -436,29 +437,112 @@ def test_undo_refused_before_any_card_and_twice(client):
     assert state_of(client).game == once
 
 
-def test_undo_refused_once_anyone_has_played_to_the_next_trick(client):
-    """Issue 40: your card's trick gathered and the next one led, Undo would let you see the
-    lead and choose again. Game 617 after passing the three hearts: Michele takes your two of
-    clubs' trick and leads the next (a fact of the computers' choices in game 617)."""
-    state = named(client, 617)
-    state.selected = state.game.hand(0)[-3:]
+@pytest.fixture
+def wall(monkeypatch) -> list[int]:
+    """The wall clock Undo's window is measured by, in milliseconds, set by the test."""
+    now = [1_700_000_000_000]
+    monkeypatch.setattr(actions, "wall_clock", lambda: now[0] / 1000)
+    return now
+
+
+def before_a_computer_takes_your_card(client, speed: str = "normal") -> tuple[PlayerState, str]:
+    """The first moment of game 617 at which a card you may play goes to a trick a computer
+    takes, who then leads the next one before your turn comes back."""
+    state = playing(client)
+    state.options.speed = speed
     clock = actions.Clock()
-    actions.pass_selected(state, clock)
-    actions.accept(state, clock)
+    while (card := card_a_computer_takes(state)) is None:
+        actions.play(state, state.game.legal_plays(0)[0], clock)
     store(client, state)
-    shown = text(client.post("/play", {"card": "2C"}, **HX))
+    return state, card
+
+
+def gathering(html: str) -> int:
+    """The tick at which the answer's page begins to gather the trick your card went to."""
+    return int(re.search(r'class="played [^"]*\bgather g(\d+)', html).group(1))
+
+
+def test_undo_accepted_while_your_cards_trick_is_drawn(client, wall):
+    """Issue 40: the computers finish your trick, one takes it and leads the next, all in one
+    answer; the page draws your card's trick, pauses, gathers it, then the lead. Until the
+    gathering ends Undo takes your card back."""
+    state, card = before_a_computer_takes_your_card(client)
+    before = state.game.to_dict()
+    shown = text(client.post("/play", {"card": card}, **HX))
     played = state_of(client)
-    assert played.game.tricks_played == 1 and played.game.trick  # the next trick is led
-    assert 'data-undo="off"' in shown
-    assert 'aria-disabled="true"' in undo_item(text(client.get("/")))
+    begins, ends = table.gathering_ms(played.game, played.fresh_from, "normal")
+    assert begins == gathering(shown) * table.TICK_MS["normal"]  # the schedule the page draws
+    assert ends == begins + table.GATHER * table.TICK_MS["normal"]
+    assert 'data-undo="until-gathered"' in shown
+    assert f'data-undo-late="{actions.NEXT_TRICK_BEGUN}"' in shown
+    wall[0] += ends - 1
+    response = client.post("/undo", **HX)
+    assert response.status_code == 200
+    assert actions.NEXT_TRICK_BEGUN not in text(response)
+    assert state_of(client).game.to_dict() == before
+    assert card in state_of(client).game.hand(0)
+
+
+def test_undo_refused_once_your_cards_trick_is_gathered(client, wall):
+    """From the gathering's end on the next lead is about to be drawn: Undo is refused with the
+    reason, and the refusal changes nothing (game, snapshot, stamp), with htmx or without."""
+    _, card = before_a_computer_takes_your_card(client)
+    client.post("/play", {"card": card}, **HX)
+    played = state_of(client)
+    _, ends = table.gathering_ms(played.game, played.fresh_from, "normal")
+    wall[0] += ends
     response = client.post("/undo", **HX)
     assert response.status_code == 200
     assert actions.NEXT_TRICK_BEGUN in text(response)
-    assert state_of(client).game == played.game and state_of(client).undo == played.undo
+    assert 'data-undo="off"' in text(response)
+    after = state_of(client)
+    assert (after.game, after.undo, after.answered) == (played.game, played.undo, played.answered)
     plain = client.post("/undo")  # without JavaScript: the same refusal, as the notice
     assert plain.status_code == 303
-    assert actions.NEXT_TRICK_BEGUN in text(client.get("/"))
+    page = text(client.get("/"))
+    assert actions.NEXT_TRICK_BEGUN in page
+    assert 'aria-disabled="true"' in undo_item(page)
+    assert state_of(client).game == played.game and state_of(client).undo == played.undo
+
+
+def test_undo_has_no_window_at_speed_none(client, wall):
+    """Animation None draws the next lead with your card: only a trick you took keeps Undo."""
+    _, card = before_a_computer_takes_your_card(client, speed="none")
+    shown = text(client.post("/play", {"card": card}, **HX))
+    assert 'data-undo="off"' in shown and "data-undo-late" not in shown
+    played = state_of(client)
+    response = client.post("/undo", **HX)
+    assert actions.NEXT_TRICK_BEGUN in text(response)
     assert state_of(client).game == played.game
+
+
+def test_a_table_drawn_as_it_stands_ends_the_window(client, wall):
+    """A reload (or the hint) draws the table as it stands, the next lead in view: from then on
+    your card stays played, however soon after the answer."""
+    _, card = before_a_computer_takes_your_card(client)
+    assert client.post("/play", {"card": card}).status_code == 303  # without JavaScript
+    answer = text(client.get("/"))  # the page the 303 leads to draws the answer
+    assert 'data-undo="until-gathered"' in answer and "aria-disabled" not in undo_item(answer)
+    page = text(client.get("/"))  # a reload
+    assert 'data-undo="off"' in page and 'aria-disabled="true"' in undo_item(page)
+    played = state_of(client)
+    response = client.post("/undo", **HX)
+    assert actions.NEXT_TRICK_BEGUN in text(response)
+    assert state_of(client).game == played.game
+
+
+def test_a_refusal_in_the_window_draws_undo_greyed_and_changes_nothing(client, wall):
+    """A stale form refused while your card's trick is drawn: the table comes back as it stands
+    (the lead in view), so the page draws Undo greyed with the sentence it says instead of
+    posting; the saved table is exactly as it was."""
+    _, card = before_a_computer_takes_your_card(client)
+    client.post("/play", {"card": card}, **HX)
+    played = client.session["t"]
+    response = text(client.post("/play", {"card": card, "seq": 0}, **HX))
+    assert "That was already done." in response
+    assert 'data-undo="off"' in response
+    assert f'data-undo-late="{actions.NEXT_TRICK_BEGUN}"' in response
+    assert client.session["t"] == played
 
 
 def test_undo_refused_once_the_trick_is_gathered_or_the_hand_is_over(client):

@@ -1,5 +1,6 @@
 """Shared by the web tests: read what the page shows and play through the test client."""
 
+import copy
 import random
 import re
 
@@ -212,3 +213,21 @@ def last_card_of_a_long_game() -> Game:
     while not (game.turn == 0 and len(game.hand(0)) == 1):
         game.play(game.turn, game.legal_plays(game.turn)[0])
     return game
+
+
+def card_a_computer_takes(state: PlayerState) -> str | None:
+    """On your turn, the first card you may play whose trick a computer takes and then leads
+    the next one from, all before your turn comes back: the moment at which Undo Card has
+    only the window of the trick still drawn (game.solo.actions.still_drawn)."""
+    from game.solo import actions
+
+    game = state.game
+    if game is None or game.phase != "playing" or state.awaiting_ok or game.turn != 0:
+        return None
+    for code in game.legal_plays(0):
+        tried = copy.deepcopy(state)
+        actions.play(tried, code, actions.Clock())
+        after = tried.game
+        if after.phase == "playing" and after.trick and after.tricks_played > game.tricks_played:
+            return code
+    return None

@@ -114,3 +114,34 @@ def test_todays_players_against_themselves_differ_by_nothing(capsys):
     assert "ours vs 3 today's" in out
     assert "differential  +0.00 +- 0.00 (paired)" in out
     assert "ours vs 3 duckers" not in out
+
+
+def test_a_paired_run_plays_the_base_on_the_same_deals(capsys):
+    # the change is the base here: on the same deals every hand comes out the same, so the
+    # paired difference is exactly zero; a different change moves it
+    from tools.bench import main
+
+    main(["--hands", "8", "--only", "duckers", "--workers", "1", "--think", "0", "--pair"])
+    out = capsys.readouterr().out
+    assert "ours vs 3 duckers (8 hands" in out
+    assert "change minus base: differential  +0.00 +- 0.00, ducker moons  +0.0% +- 0.0%" in out
+    main(
+        ["--hands", "8", "--only", "duckers", "--workers", "1", "--think", "0", "--pair"]
+        + ["--set", "CARD_BUDGET=600"]
+    )
+    out = capsys.readouterr().out
+    assert "set: CARD_BUDGET=600" in out
+    assert "change minus base: differential  +0.00 +- 0.00" not in out
+
+
+def test_the_bench_prints_each_match_up_as_it_ends(capsys):
+    from tools.bench import main
+
+    main(
+        ["--hands", "8", "--only", "random", "--only", "duckers", "--workers", "1", "--think", "0"]
+    )
+    out = capsys.readouterr().out
+    # each match-up's block, with its moons and their interval, comes before the timings
+    assert out.index("ours vs 3 duckers (8 hands") < out.index("ours vs 3 random (8 hands")
+    assert out.index("ours vs 3 random (8 hands") < out.index("decision time in CPU")
+    assert "moons: ours  0.0% +- 0.0%, random" in out

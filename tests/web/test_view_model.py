@@ -37,6 +37,20 @@ def test_the_tick_classes_are_written_from_max_tick():
         assert f".{prefix}{table.MAX_TICK + 1}{{" not in css
 
 
+def test_the_servers_tick_lengths_are_the_pages():
+    """Undo's window (game.solo.actions.still_drawn) counts ticks of the length hearts.css
+    gives --tick at each animation speed; the two must say the same."""
+    css = (REPO / "static" / "css" / "hearts.css").read_text()
+    default = re.search(r":root \{[^}]*--tick: ([\d.]+)s;", css).group(1)
+    found = {
+        speed: float(length) * 1000
+        for speed, length in re.findall(r"body\.speed-(\w+) \{ --tick: ([\d.]+)s;", css)
+    }
+    assert found == {s: ms for s, ms in table.TICK_MS.items() if s != "normal"}
+    assert float(default) * 1000 == table.TICK_MS["normal"]
+    assert re.search(r"prefers-reduced-motion: reduce\)[^}]*--tick: 0s", css)
+
+
 def test_every_tick_a_page_uses_has_its_class():
     css = TICKS_CSS.read_text()
     client = named_client(number=617)
