@@ -22,7 +22,8 @@ from game.names import clean_name
 from game.seating import TYPE_YOUR_NAME
 from game.solo import actions
 from game.solo.menus import closing, dialog, into_dialogs
-from game.solo.views import Timing, act, load_state
+from game.solo.views import Timing, act, compared, load_state
+from game.web import respond
 from game.web.challenge import (
     Challenge,
     Unreadable,
@@ -100,6 +101,17 @@ def challenge_friend(request: HttpRequest) -> HttpResponse:
         context["chain"] = len(sent.results) > 1
         context["total"] = sent.sender.total
     return dialog(request, "challenge_friend", context, state, timing)
+
+
+@require_safe
+def comparison(request: HttpRequest) -> HttpResponse:
+    """The hand-by-hand comparison of the challenge being played, alone: a move's answer sends
+    the score sheet with a placeholder that fetches it here, which keeps every move's answer
+    small. Only reads the cookie; without a challenge, a short notice."""
+    state = load_state(request, Timing())
+    shown = None if state.unreadable else compared(state)
+    context = {"sheet": shown if shown is not None and shown.rows else None}
+    return respond.render_fresh(request, "game/partials/challenge_compared.html", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -32,5 +32,6 @@ urlpatterns = [
     path("review/<int:step>", review_solo.review_hand, name="review_step"),
     # our addition: challenge a friend to the same deals, by a signed link
     path("challenge", challenge.challenge_friend, name="challenge"),
+    path("challenge/table", challenge.comparison, name="challenge_table"),
     path("challenge/<path:link>", challenge.take_up, name="challenge_link"),
 ]

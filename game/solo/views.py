@@ -133,6 +133,8 @@ def render_table(
         view = table.build(state, hint=hint, animate=animate, own_card_placed=own_card_placed)
         context = {"state": state, "view": view, "message": message, "options": state.options}
         context["compared"] = shown = compared(state)
+        # a move's answer stays small: the sheet fetches the hand-by-hand comparison itself
+        context["comparison_later"] = bool(request.htmx)
         if shown is not None and shown.verdict and view.announcements:
             view.announcements.append(shown.verdict)  # the live region tells it, at the end
         template = f"game/{view.phase}.html"

@@ -666,7 +666,10 @@
     true
   );
 
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
+    // the score sheet's comparison arriving on its own changes nothing else: focus stays
+    var from = event.detail && event.detail.elt;
+    if (from && from.hasAttribute && from.hasAttribute("data-comparison")) return;
     syncUndo();
     showDialogs();
     setUpHand();

@@ -320,7 +320,8 @@ def test_the_same_challenge_by_keyboard_alone(fresh_context, live_server):
     expect(bea.locator(CARDS).first).to_be_focused()
     play_to_the_end_by_keyboard(bea)
     bea_points = points_of(bea_context)
-    verdict = expect_verdict(bea, anna_points, bea_points)
+    verdict = expect_verdict(bea, anna_points, bea_points)  # the comparison, fetched, is in
+    expect(bea.locator(f"{SHEET} button.push")).to_be_focused()  # OK kept the focus meanwhile
     assert any(verdict in said for said in heard(bea)), heard(bea)  # the live region told it
     back = copy_by_keyboard(bea, "Send Your Result")
 

@@ -18,7 +18,7 @@ from game.solo import actions
 from game.solo.challenge import LINK_MAX, SALT, link_of, read_link
 from game.web.challenge import Challenge, Result, pack, summary
 from game.web.player import PlayerState
-from tests.support.web import HX, post, state_of, store
+from tests.support.web import HX, post, state_of, store, winning_card
 
 pytestmark = pytest.mark.django_db
 
@@ -96,18 +96,16 @@ def test_the_final_sheet_offers_a_link_carrying_each_hands_points_signed():
     assert challenge.moon_off_shooter is False
 
 
-def your_turn(state: PlayerState) -> bool:
-    game = state.game
-    return game.phase == Phase.PLAYING and game.turn == 0 and not state.awaiting_ok
-
-
 def test_the_undo_cards_and_hints_of_the_game_are_counted_in_its_result():
     state = person("Anna")
-    finish(state, your_turn)
+    # a card that takes the trick: you lead the next, so Undo Card stays offered whatever the
+    # clock says and whichever cards the computers chose (no window of ``still_drawn``)
+    finish(state, lambda state: winning_card(state) is not None)
     client = client_of(state)
     post(client, "/hint")
     post(client, "/hint")  # the same moment again: one hint
-    post(client, "/play", card=state_of(client).game.legal_plays(0)[0])
+    post(client, "/play", card=winning_card(state_of(client)))
+    assert actions.undo_offer(state_of(client)) == actions.UNDO_ON
     assert post(client, "/undo").status_code == 200
     post(client, "/hint")
     state = state_of(client)
@@ -204,6 +202,49 @@ def test_both_results_hand_by_hand_while_playing_and_the_verdict_at_the_end():
     assert "Bea challenges you to game #617" in words(anna_client.get(back))
     assert summary(both.results[0]) in seen and summary(both.results[1]) in seen
     assert '<th scope="col"><bdi>Anna</bdi></th><th scope="col"><bdi>Bea</bdi></th>' in seen
+
+
+def test_the_comparison_has_a_view_of_its_own_that_only_reads():
+    """/challenge/table, which a move's sheet fetches once shown (the move's answer stays
+    small): the comparison table alone, by htmx or a plain GET, the cookie unchanged; without
+    a challenge, a short notice."""
+    anna_client, anna = anna_finished()
+    bea = Client()
+    bea.post(link_in(anna_client.get("/challenge")), {"name": "Bea"})
+    state = state_of(bea)
+    finish(state, lambda s: s.game.phase == Phase.HAND_OVER)
+    store(bea, state)
+    sheet = text(bea.get("/", **HX))
+    assert 'hx-get="/challenge/table" hx-trigger="load"' in sheet  # htmx: the placeholder
+    assert 'class="score-sheet challenge-table"' not in sheet
+    assert 'class="score-sheet challenge-table"' in text(bea.get("/"))  # a page: inline
+    cookie = bea.cookies[settings.SESSION_COOKIE_NAME].value
+    for headers in (HX, {}):
+        response = bea.get("/challenge/table", **headers)
+        fragment = text(response)
+        assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+        assert fragment.startswith('<table class="score-sheet challenge-table">')
+        assert "<caption>" in fragment and "<html" not in fragment
+        assert '<th scope="col"><bdi>Anna</bdi></th>' in fragment
+        first = re.search(r'<tr><th scope="row">1</th>(.*?)</tr>', fragment).group(1)
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", first)
+        assert cells[:2] == [str(state.game.history[0][0]), str(anna.game.history[0][0])]
+        assert fragment.count('<th scope="row">') == 1 + 3  # one hand so far, then the footer
+        assert settings.SESSION_COOKIE_NAME not in response.cookies  # nothing written
+    assert bea.cookies[settings.SESSION_COOKIE_NAME].value == cookie
+    assert state_of(bea).game.to_dict() == state.game.to_dict()
+    assert bea.post("/challenge/table", **HX).status_code == 405  # reads only
+    # no challenge: Anna's own game, a browser never seen, a damaged cookie (which the site
+    # replaces on any page, as always)
+    stranger = Client()
+    stranger.cookies[settings.SESSION_COOKIE_NAME] = "not-ours"
+    for client in (anna_client, Client(), stranger):
+        for headers in (HX, {}):
+            response = client.get("/challenge/table", **headers)
+            assert response.status_code == 200
+            assert words(response) == "No challenge is being played."
+            if client is not stranger:
+                assert settings.SESSION_COOKIE_NAME not in response.cookies
 
 
 def test_a_chain_keeps_the_first_challenger_and_the_latest():

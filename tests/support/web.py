@@ -185,17 +185,21 @@ def winning_card(state: PlayerState) -> str | None:
     return None
 
 
-def longest_challenge() -> Challenge:
-    """The most a link carries: MAX_PEOPLE results of MAX_HANDS hands, names of NAME_BYTES."""
+def longest_challenge(
+    number: int = 617, hands: int = MAX_HANDS, moon_off_shooter: bool = True
+) -> Challenge:
+    """The most a link carries: MAX_PEOPLE results of MAX_HANDS hands, names of NAME_BYTES.
+    ``hands=16, moon_off_shooter=False``: the most under the usual moon rule, in which no game
+    lasts more than sixteen hands."""
     names = ["é" * 20, "\U0001d11e" * 10, "Ж" * 20, "ü" * 20]  # 40 bytes of UTF-8 each
     assert all(len(link_name(n).encode()) == NAME_BYTES for n in names)
     rng = random.Random(39)  # points that do not compress
     results = tuple(
-        Result(name, tuple(rng.randint(-26, 26) for _ in range(MAX_HANDS)), i == 0,
-               COUNT_MAX, COUNT_MAX)
+        Result(name, tuple(rng.randint(-26 if moon_off_shooter else 10, 26) for _ in range(hands)),
+               i == 0, COUNT_MAX, COUNT_MAX)
         for i, name in enumerate(names[:MAX_PEOPLE])
     )  # fmt: skip
-    return Challenge(617, True, results)
+    return Challenge(number, moon_off_shooter, results)
 
 
 EVEN = [[6, 6, 7, 7], [7, 6, 6, 7], [7, 7, 6, 6], [6, 7, 7, 6]]
