@@ -50,7 +50,7 @@ def test_the_watch_does_see_a_violation(page: Page, live_server):
         "document.head.appendChild(Object.assign(document.createElement('style'),"
         " {textContent: 'body { color: red; }'}))"
     )
-    page.wait_for_function("window.__csp.length > 0")
+    page.wait_for_function("() => window.__csp.length > 0")
     assert any("style-src" in violation for violation in watch.violations())
 
 

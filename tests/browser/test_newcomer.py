@@ -327,7 +327,7 @@ def test_the_hints_ring_marks_only_the_cards_it_hints(fresh_context, live_server
     page.keyboard.press("h")
     expect(page.locator(f"{CARDS}.hinted")).to_have_count(3)
     page.evaluate("document.activeElement.blur()")
-    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-settling')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling')")
     ringed = steady_picture(page, clip)
     cards = page.evaluate(STRIPS, CARDS)
     hinted = [c for c in cards if c["hinted"]]
