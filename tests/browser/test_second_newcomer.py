@@ -5,6 +5,8 @@ phone, and Tab from the hand never landing on the page itself."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -126,3 +128,97 @@ def test_after_the_last_card_the_bar_asks_for_ok_only_with_the_sheet_on_the_scre
     said = [f["lines"][0] for f in seen if len(f["lines"]) == 1]
     assert any(line.endswith("the trick.") for line in said), said
     assert said[-1] == "Press OK to deal the next hand."
+
+
+# 7: cards a finger can tap ---------------------------------------------------------------
+
+# For each card of the hand: whether a FINGER x FINGER square at its top left corner (where its
+# rank and suit are printed) is the card itself at every one of 5 x 5 points, as the browser
+# hit-tests it (true; else what lies over it, and where), and the card's box.
+FINGER = 40
+SQUARE_SHOWN = """([sel, side]) => [...document.querySelectorAll(sel)].map(card => {
+  const r = card.getBoundingClientRect();
+  let whole = true;
+  for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) {
+    const x = r.left + 1.5 + (side - 2) * i / 4, y = r.top + 1.5 + (side - 2) * j / 4;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !card.contains(hit)) whole = hit ? `${hit.className} at ${i},${j}` : "none";
+  }
+  return {card: card.value, whole, x: r.left, y: r.top, w: r.width, h: r.height};
+})"""
+
+
+def squares(page: Page) -> list[dict]:
+    return page.evaluate(SQUARE_SHOWN, [CARDS, FINGER])
+
+
+def test_on_a_375_pixel_phone_each_card_of_a_full_hand_shows_40_px_to_tap(
+    fresh_context, live_server
+):
+    """Game 617 from its link on a 375 x 667 phone, by touch: each of the thirteen cards shows a
+    40 x 40 px square at its corner, and a tap there picks that very card (and a second tap
+    puts it back)."""
+    page = fresh_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, reduced_motion="reduce"
+    ).new_page()
+    start(page, live_server.url)
+    expect(page.locator(CARDS)).to_have_count(13)
+    shown = squares(page)
+    assert all(s["whole"] is True for s in shown), [s for s in shown if s["whole"] is not True]
+    for s in shown:  # inside the screen
+        assert s["x"] >= 0 and s["x"] + s["w"] <= PHONE["width"], s
+        assert s["y"] >= 0 and s["y"] + s["h"] <= PHONE["height"], s
+    for s in shown:
+        card = page.locator(f'{CARDS}[value="{s["card"]}"]')
+        before = seq(page)
+        card.tap(position={"x": FINGER - 4, "y": FINGER - 4})
+        after(page, before)
+        expect(card).to_have_class(re.compile(r"\braised\b"))
+        before = seq(page)
+        card.tap(position={"x": FINGER - 4, "y": FINGER - 4})
+        after(page, before)
+        expect(card).not_to_have_class(re.compile(r"\braised\b"))
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 800), (1366, 768), (1920, 1080)])
+def test_on_a_desktop_the_hand_is_one_row_as_before(fresh_context, live_server, size):
+    """Nothing changes on a desktop: the thirteen cards in one row, each as wide as the smaller
+    of 8.6 % of the window's width and 10.5 % of its height, each showing 48 % of that."""
+    width, height = size
+    page = fresh_context(viewport={"width": width, "height": height}).new_page()
+    start(page, live_server.url)
+    shown = squares(page)
+    cw = min(0.086 * width, 0.105 * height, 150)
+    assert len({round(s["y"]) for s in shown}) == 1  # one row
+    for s in shown:
+        assert s["w"] == pytest.approx(cw, abs=0.5)
+    gaps = [b["x"] - a["x"] for a, b in zip(shown, shown[1:], strict=False)]
+    assert all(gap == pytest.approx(max(24, 0.48 * cw), abs=0.5) for gap in gaps), gaps
+
+
+# 8: Tab from the hand goes to the next control, never to the page itself --------------------
+
+
+def focused(page: Page) -> str:
+    return page.evaluate(
+        "() => { const a = document.activeElement;"
+        " return !a || a === document.body ? 'body' : a.id || a.className || a.tagName; }"
+    )
+
+
+def test_tab_from_the_hand_while_pass_is_greyed_goes_round_to_the_game_menu(
+    page: Page, live_server
+):
+    """Game 617 by keyboard: Tab into the hand (no card chosen, Pass greyed); Tab again goes to
+    the Game menu, not to the page; Shift+Tab from there goes back to the hand."""
+    start(page, live_server.url)
+    expect(page.locator("#pass-button")).to_be_disabled()
+    page.locator("#menu-game-button").focus()
+    page.keyboard.press("Tab")
+    expect(page.locator(CARDS).first).to_be_focused()
+    page.keyboard.press("Tab")
+    assert focused(page) != "body"
+    expect(page.locator("#menu-game-button")).to_be_focused()
+    page.keyboard.press("Shift+Tab")  # the page's first control: round to the last
+    assert focused(page) != "body"
+    expect(page.locator(CARDS).first).to_be_focused()
