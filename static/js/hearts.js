@@ -155,7 +155,7 @@
     var mold = $("#table template.played-yours");
     if (!center || !mold) return;
     var played = mold.content.firstElementChild.cloneNode(true);
-    played.classList.add("face-" + card.value, "arrive", "t0"); // it arrives now
+    played.classList.add("face-" + card.value, "arrive", "t0", "yours-now"); // it arrives now, gliding
     played.setAttribute("aria-label", played.getAttribute("aria-label") + card.textContent.trim());
     center.appendChild(played);
     card.classList.add("leaving");

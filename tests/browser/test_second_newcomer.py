@@ -222,3 +222,88 @@ def test_tab_from_the_hand_while_pass_is_greyed_goes_round_to_the_game_menu(
     page.keyboard.press("Shift+Tab")  # the page's first control: round to the last
     assert focused(page) != "body"
     expect(page.locator(CARDS).first).to_be_focused()
+
+
+# 3: a friend's card on the table at once, however busy the page --------------------------
+
+# Each card added to the table's centre: its glide's delay and length as the browser computes
+# them at that moment, and whether the page was hurrying (body.hurry).
+RECORD_CARDS = """() => {
+  window.__cards = {};
+  new MutationObserver(records => {
+    for (const record of records) for (const node of record.addedNodes) {
+      if (!node.querySelectorAll) continue;
+      for (const el of [node, ...node.querySelectorAll('.center .played')]) {
+        if (!el.matches('.center .played')) continue;
+        const face = [...el.classList].find(c => c.startsWith('face-')).slice(5);
+        if (face in window.__cards) continue;
+        const style = getComputedStyle(el);
+        window.__cards[face] = {
+          delay: parseFloat(style.animationDelay), length: parseFloat(style.animationDuration),
+          arrives: style.animationName.split(', ')[0] === 'arrive',
+          hurry: document.body.classList.contains('hurry'),
+        };
+      }
+    }
+  }).observe(document, {subtree: true, childList: true});
+}"""
+
+
+def ada_then_bea(state) -> bool:
+    """Ada's turn, and Bea's next (Ada's card will not finish the trick)."""
+    game = state.game
+    return game.phase == "playing" and game.turn == 0 and len(game.trick) < 3
+
+
+def a_friends_card(page: Page, ada, code: str) -> dict:
+    """Ada (at the table over plain HTTP) plays her first legal card; how Bea's page draws it."""
+    from tests.support.network import table_of
+
+    card = table_of(code)[1].game.legal_plays(ada.seat)[0]
+    assert ada.post("play", card=card).status_code == 200
+    page.wait_for_function("c => c in window.__cards", arg=card, timeout=20_000)
+    return page.evaluate("c => window.__cards[c]", card)
+
+
+def test_a_friends_card_glides_in_at_once_and_a_busy_page_hurries(fresh_context, live_server):
+    """Bea at a network table in Chromium, the table's animation slowed to 2 s a tick (a page
+    that takes long to draw); Ada beside her plays over plain HTTP. Ada's card, brought by
+    Bea's catch-up, starts towards the table as soon as it is drawn, not after the moment that
+    follows a click of Bea's own; and when it comes while Bea's page is still drawing the
+    computers' cards that followed her own card, what is left to draw comes twice as fast."""
+    from tests.support.network import settle, started, table_of
+
+    ada, bea = started("Ada", "Bea")
+    code = ada.code
+    settle([ada, bea], until=ada_then_bea)
+    context = fresh_context(
+        base_url=live_server.url, bypass_csp=True, reduced_motion="no-preference"
+    )
+    context.add_cookies(
+        [
+            {"name": name, "value": morsel.value, "url": f"{live_server.url}/t/"}
+            for name, morsel in bea.client.cookies.items()
+        ]
+    )
+    page = context.new_page()
+    page.goto(f"/t/{code}/")
+    page.add_style_tag(content="body { --tick: 2s !important; }")
+    page.evaluate(RECORD_CARDS)
+
+    idle = a_friends_card(page, ada, code)  # Bea's page has nothing left to draw
+    assert idle["arrives"] and not idle["hurry"], idle
+    assert idle["delay"] <= 0, f"Ada's card waits {idle['delay']} s before it glides in"
+
+    # Bea plays as soon as her hand lights; the computers follow, and Ada's turn comes while
+    # Bea's page still draws their cards (2 s a tick): Ada plays at once
+    lit = page.locator(LIT).first
+    expect(lit).to_be_visible(timeout=20_000)
+    page.wait_for_function(DRAWN, timeout=30_000)
+    before = seq(page)
+    lit.click(position={"x": 6, "y": 24})
+    after(page, before)
+    assert table_of(code)[1].game.turn == ada.seat, "the computers should have played to Ada"
+    busy = a_friends_card(page, ada, code)
+    assert busy["hurry"], busy
+    assert busy["delay"] <= 0, f"Ada's card waits {busy['delay']} s before it glides in"
+    assert busy["length"] == pytest.approx(0.15), busy  # the 0.3 s glide at twice the pace
