@@ -34,6 +34,7 @@ from game.web.challenge import (
     with_result,
 )
 from game.web.player import HUMAN, PlayerState
+from game.web.words import counted
 
 SALT = "hearts.challenge"
 LINK_MAX = 1000  # characters: the longest link we make is about 520
@@ -99,7 +100,7 @@ def challenge_friend(request: HttpRequest) -> HttpResponse:
         path = reverse("game:challenge_link", args=[link_of(sent)])
         context["link"] = request.build_absolute_uri(path)
         context["chain"] = len(sent.results) > 1
-        context["total"] = sent.sender.total
+        context["total"] = counted(sent.sender.total, "point", zero="0 points")
     return dialog(request, "challenge_friend", context, state, timing)
 
 

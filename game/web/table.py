@@ -23,6 +23,7 @@ from game.engine import PASS_SIZE, Card, Game, Phase, seat_after
 from game.seating import COMPUTER_NAMES, PRESS_OK
 from game.web.last_trick import LastTrickView, last_trick_view, place_of
 from game.web.player import HUMAN, PlayerState
+from game.web.words import counted
 
 DIRECTION_LABEL = {"left": "Pass Left", "right": "Pass Right", "across": "Pass Across"}
 NO_POINTS_LEFT = "No points are left in this hand."  # our addition: finish a dead hand
@@ -520,11 +521,11 @@ def trick_sentence(trick, names: list[str], viewer: int) -> str:
     high = next(code for seat, code in trick.plays if seat == winner)
     codes = [code for _, code in trick.plays]
     hearts = sum(1 for c in codes if c[1] == "H")
-    parts = [f"{hearts} heart{'s' if hearts != 1 else ''}"] if hearts else []
+    parts = [counted(hearts, "heart")] if hearts else []
     if "QS" in codes:
         parts.append("the queen of spades")
     points = sum(Card.parse(c).points for c in codes)
-    held = f"{' and '.join(parts)}, {points} point{'s' if points != 1 else ''}" if parts else ""
+    held = f"{' and '.join(parts)}, {counted(points, 'point')}" if parts else ""
     verb = "take" if winner == viewer else "takes"
     subject = who(names, winner, viewer)
     return f"{subject} {verb} the trick with the {Card.parse(high).name}: {held or 'no points'}."
@@ -562,7 +563,7 @@ def hint_sentence(game: Game, hint: list[str]) -> str:
 def taken_summary(name: str, cards: list[str]) -> str:
     """ "Ben took 3 hearts and the queen of spades.", said once for the whole pile."""
     hearts = sum(1 for c in cards if c[1] == "H")
-    parts = [f"{hearts} heart{'s' if hearts != 1 else ''}"] if hearts else []
+    parts = [counted(hearts, "heart")] if hearts else []
     if "QS" in cards:
         parts.append("the queen of spades")
     return f"{name} took {' and '.join(parts) or 'no point cards'}."
