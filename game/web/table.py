@@ -361,6 +361,8 @@ def status_and_result(
     status = status_line(state, game, names, viewer)
     if game.played_out_from is not None:
         status = f"{NO_POINTS_LEFT} {status}"
+    if state.took_back:  # the answer to Undo Card (solo): which card came back
+        status = f"The {Card.parse(state.took_back).name} is back in your hand. {status}"
     if hint:
         status = hint_sentence(game, hint)
     result = result_sentence(names, winners, viewer) if game.phase == Phase.GAME_OVER else ""

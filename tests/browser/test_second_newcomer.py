@@ -16,6 +16,7 @@ from tests.support.browser import (
     STATUS,
     act,
     after,
+    keys,
     open_at,
     pass_by_mouse,
     played_until,
@@ -307,3 +308,51 @@ def test_a_friends_card_glides_in_at_once_and_a_busy_page_hurries(fresh_context,
     assert busy["hurry"], busy
     assert busy["delay"] <= 0, f"Ada's card waits {busy['delay']} s before it glides in"
     assert busy["length"] == pytest.approx(0.15), busy  # the 0.3 s glide at twice the pace
+
+
+# 6: Undo Card says which card came back ---------------------------------------------------
+
+
+def test_ctrl_z_says_which_card_came_back(page: Page, live_server):
+    """Game 617 at the first card you can take a trick with: Enter plays it, Ctrl+Z takes it
+    back, and the status bar names the card."""
+    from tests.support.web import winning_card
+
+    state = played_until(617, lambda state: winning_card(state) is not None)
+    code = winning_card(state)
+    open_at(page, live_server.url, state)
+    card = page.locator(f'{CARDS}[value="{code}"]')
+    name = card.inner_text().strip()
+    card.focus()
+    keys(page, "Enter")
+    expect(card).to_have_count(0)
+    keys(page, "Control+z")
+    expect(card).to_have_count(1)
+    expect(page.locator(STATUS)).to_have_text(
+        f"The {name} is back in your hand. Select a card to play."
+    )
+    page.reload()  # said once, by the page that answers Undo Card
+    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+
+
+def test_undo_card_without_javascript_says_which_card_came_back(fresh_context, live_server):
+    from tests.support.web import winning_card
+
+    state = played_until(617, lambda state: winning_card(state) is not None)
+    code = winning_card(state)
+    page = fresh_context(java_script_enabled=False).new_page()
+    open_at(page, live_server.url, state)
+    card = page.locator(f'{CARDS}[value="{code}"]')
+    name = card.inner_text().strip()
+    with page.expect_navigation():
+        card.click(position={"x": 6, "y": 24})
+    expect(card).to_have_count(0)
+    page.locator("#menu-game-button").hover()
+    with page.expect_navigation():
+        page.get_by_role("menuitem", name="Undo Card").click()
+    expect(card).to_have_count(1)
+    expect(page.locator(STATUS)).to_have_text(
+        f"The {name} is back in your hand. Select a card to play."
+    )
+    page.reload()
+    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
