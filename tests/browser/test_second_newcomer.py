@@ -356,3 +356,53 @@ def test_undo_card_without_javascript_says_which_card_came_back(fresh_context, l
     )
     page.reload()
     expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+
+
+# 4: a damaged challenge link, for a first visitor ------------------------------------------
+
+DAMAGED_LINK = "/challenge/617.AAAAAAAAAAAA:not-our-signature"
+
+# What the browser paints on top at the dialog's corners and middle: the dialog, or else what.
+ON_TOP = """id => {
+  const dialog = document.getElementById(id);
+  const r = dialog.getBoundingClientRect();
+  const points = [[r.left + 3, r.top + 3], [r.right - 3, r.top + 3], [r.left + 3, r.bottom - 3],
+                  [r.right - 3, r.bottom - 3], [r.left + r.width / 2, r.top + r.height / 2]];
+  return points.map(([x, y]) => {
+    const hit = document.elementFromPoint(x, y);
+    return !hit ? 'nothing' : dialog.contains(hit) ? 'dialog' : hit.className || hit.tagName;
+  });
+}"""
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["javascript", "no-javascript"])
+@pytest.mark.parametrize("size", [(1024, 768), (375, 667)], ids=["1024x768", "375x667"])
+def test_a_first_visitor_with_a_damaged_link_sees_one_dialog_and_the_bar_speaks_for_it(
+    fresh_context, live_server, js, size
+):
+    page = fresh_context(
+        java_script_enabled=js, viewport={"width": size[0], "height": size[1]}
+    ).new_page()
+    page.goto(live_server.url + DAMAGED_LINK)
+    damaged = page.locator("#dialog-challenge-damaged")
+    expect(damaged).to_be_visible()
+    expect(damaged).to_contain_text("This challenge link is damaged")
+    expect(page.locator("dialog[open]")).to_have_count(1)  # the name prompt is not behind it
+    expect(page.get_by_label("What is your name?")).to_have_count(0)
+    assert page.evaluate(ON_TOP, "dialog-challenge-damaged") == ["dialog"] * 5
+    expect(page.locator(STATUS)).to_have_text("This challenge link is damaged.")
+    # the game it offers: the name prompt then, alone, and the bar asks for the name
+    play = damaged.get_by_role("link", name="Play Game #617")
+    if js:
+        play.click()
+    else:
+        with page.expect_navigation():
+            play.click()
+    name = page.get_by_label("What is your name?")
+    expect(name).to_be_visible()
+    expect(page.locator("dialog[open]")).to_have_count(1)
+    expect(page.locator(STATUS)).to_have_text("Type your name and press OK.")
+    name.fill("Bea")
+    page.get_by_role("button", name="OK").click()
+    expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Pauline.")
+    expect(page.locator("#titlebar #title")).to_have_text("Hearts - Game #617")
