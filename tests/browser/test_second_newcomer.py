@@ -16,12 +16,14 @@ from tests.support.browser import (
     STATUS,
     act,
     after,
+    hand_played_high,
     keys,
     open_at,
     pass_by_mouse,
     played_until,
     seq,
     start,
+    wait_modal,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -406,3 +408,148 @@ def test_a_first_visitor_with_a_damaged_link_sees_one_dialog_and_the_bar_speaks_
     page.get_by_role("button", name="OK").click()
     expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Pauline.")
     expect(page.locator("#titlebar #title")).to_have_text("Hearts - Game #617")
+
+
+# 1: every dialog keeps its buttons and its sentences in view -------------------------------
+
+FIT_SIZES = [(1024, 768), (1366, 768), (1280, 720), (375, 667), (667, 375)]
+
+# Every button and every sentence (a paragraph, a list item) of the dialog that is shown: each
+# must lie whole inside the window and inside what the dialog shows of itself (no part of it
+# scrolled away inside the dialog), with itself painted at its middle and at both ends of its
+# first line. A table longer than fits scrolls in a box of its own (.scroll): what is in
+# it is not looked at here.
+OUT_OF_VIEW = """sel => {
+  const dialog = document.querySelector(sel);
+  const seen = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible'
+    && !el.closest('.vh, [hidden]');
+  let clip = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
+  const out = [];
+  const things = [...dialog.querySelectorAll('button, a.push, p, li')]
+    .filter(el => seen(el) && !el.closest('.scroll') && el.textContent.trim());
+  for (const el of things) {
+    const r = el.getBoundingClientRect();
+    let box = {...clip};
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.overflowY !== 'visible' || style.overflowX !== 'visible') {
+        const b = up.getBoundingClientRect();
+        box = {left: Math.max(box.left, b.left), top: Math.max(box.top, b.top),
+               right: Math.min(box.right, b.right), bottom: Math.min(box.bottom, b.bottom)};
+      }
+    }
+    const inside = r.left >= box.left - 0.5 && r.top >= box.top - 0.5
+      && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5;
+    const line = el.getClientRects()[0];
+    const points = [[r.left + r.width / 2, r.top + r.height / 2],
+                    [line.left + 2, line.top + line.height / 2],
+                    [line.right - 2, line.top + line.height / 2]];
+    const painted = points.every(([x, y]) => {
+      const hit = document.elementFromPoint(x, y);
+      return !!hit && (el.contains(hit) || hit.contains(el));
+    });
+    const what = `${el.tagName} "${el.textContent.trim().slice(0, 40)}"`;
+    const where = `${Math.round(r.top)}-${Math.round(r.bottom)}`;
+    const shown = `${Math.round(box.top)}-${Math.round(box.bottom)}`;
+    if (!inside) out.push(`${what} at ${where} outside ${shown}`);
+    else if (!painted) out.push(`${what} at ${where} covered`);
+  }
+  return out;
+}"""
+
+
+def out_of_view(page: Page, selector: str) -> list[str]:
+    return page.evaluate(OUT_OF_VIEW, selector)
+
+
+def a_challenge_at_its_last_card():
+    """Bea at the last card of a sixteen-hand game she played here (its tally kept), taking up
+    a challenge of four others (the longest a link carries under the usual moon rule)."""
+    from game.web.challenge import Tally
+    from game.web.player import PlayerState
+    from tests.support.web import last_card_of_a_long_game, longest_challenge
+
+    state = PlayerState()
+    state.options.name = "Bea"
+    state.game = last_card_of_a_long_game()
+    state.tally = Tally(state.game.number)
+    state.challenge = longest_challenge(state.game.number, hands=16, moon_off_shooter=False)
+    return state
+
+
+@pytest.mark.parametrize("size", FIT_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_challenges_final_sheet_keeps_its_buttons_and_sentences_in_view(
+    fresh_context, live_server, size
+):
+    """Bea plays the last card of a challenge by mouse: the final sheet (sixteen hands, five
+    people side by side) shows OK, Send Your Result and Review Hand and its sentences whole,
+    the tables scrolling inside it; the same after a reload (the page drawn whole)."""
+    page = fresh_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    open_at(page, live_server.url, a_challenge_at_its_last_card())
+    act(page, page.locator(LIT).first)
+    sheet = "#table dialog.sheet"
+    expect(page.locator(f"{sheet} table.challenge-table")).to_be_visible()
+    expect(page.locator(f"{sheet} .verdict")).to_be_visible()
+    for name in ("OK", "Send Your Result", "Review Hand"):
+        expect(page.locator(sheet).get_by_text(name, exact=True)).to_be_visible()
+    assert out_of_view(page, sheet) == []
+    page.reload()
+    expect(page.locator(f"{sheet} table.challenge-table")).to_be_visible()
+    assert out_of_view(page, sheet) == []
+    page.keyboard.press("F4")  # the sheet on demand: the same at every size
+    wait_modal(page, "dialog-score")
+    assert out_of_view(page, "#dialog-score") == []
+
+
+@pytest.mark.parametrize("size", FIT_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_hand_review_keeps_its_buttons_and_sentences_in_view(fresh_context, live_server, size):
+    """Review Hand from the score sheet, then every step to the last trick by Right: at each,
+    the summary, the trick's sentence and judgement and every button are whole in view."""
+    page = fresh_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    open_at(page, live_server.url, hand_played_high())
+    page.locator("#table dialog.sheet").get_by_text("Review Hand", exact=True).click()
+    review = page.locator("#dialog-review")
+    expect(review.locator("#dialog-title")).to_have_text("Review of Hand 1", timeout=60_000)
+    wait_modal(page, "dialog-review")
+    problems = []
+    for step in range(14):
+        if step:
+            page.keyboard.press("ArrowRight")
+            current = review.locator(".review-index a[aria-current='step']")
+            expect(current).to_have_attribute("data-review-step", str(step))
+        problems += [f"step {step}: {what}" for what in out_of_view(page, "#dialog-review")]
+    assert problems == []
+
+
+@pytest.mark.parametrize("size", FIT_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_menu_dialog_keeps_its_buttons_and_sentences_in_view(
+    fresh_context, live_server, size
+):
+    """Each dialog of the menus and their keys, opened as a person opens it, at every size."""
+    page = fresh_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    start(page, live_server.url)
+    problems = []
+    for key, dialog_id in (
+        ("F1", "dialog-help"),
+        ("F3", "dialog-select-game"),
+        ("F4", "dialog-score"),
+        ("F5", "dialog-options"),
+    ):
+        page.keyboard.press(key)
+        wait_modal(page, dialog_id)
+        problems += [f"{dialog_id}: {what}" for what in out_of_view(page, f"#{dialog_id}")]
+        page.keyboard.press("Escape")
+        expect(page.locator(f"#{dialog_id}")).to_have_count(0)
+    for menu, item, dialog_id in (
+        ("#menu-help-button", "Quote...", "dialog-quote"),
+        ("#menu-help-button", "About Hearts", "dialog-about"),
+        ("#menu-game-button", "Statistics...", "dialog-stats"),
+        ("#menu-game-button", "Network...", "dialog-network"),
+    ):
+        page.locator(menu).click()
+        page.get_by_role("menuitem", name=item).click()
+        wait_modal(page, dialog_id)
+        problems += [f"{dialog_id}: {what}" for what in out_of_view(page, f"#{dialog_id}")]
+        page.keyboard.press("Escape")
+        expect(page.locator(f"#{dialog_id}")).to_have_count(0)
+    assert problems == []
