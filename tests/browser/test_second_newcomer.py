@@ -553,3 +553,57 @@ def test_every_menu_dialog_keeps_its_buttons_and_sentences_in_view(
         page.keyboard.press("Escape")
         expect(page.locator(f"#{dialog_id}")).to_have_count(0)
     assert problems == []
+
+
+# axe over the new states -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "size", [(1024, 768), (375, 667), (667, 375)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+def test_axe_finds_nothing_in_the_new_states(fresh_context, live_server, size):
+    """A damaged link for a first visitor, the status bar while the computers' cards arrive, a
+    card taken back, the challenge's final sheet and F4 over it, and the review."""
+    from tests.support.browser import Axe
+    from tests.support.web import winning_card
+
+    context = fresh_context(
+        bypass_csp=True,
+        viewport={"width": size[0], "height": size[1]},
+        reduced_motion="no-preference",
+    )
+    page = context.new_page()
+    axe = Axe(page)
+    base = live_server.url
+    page.goto(base + DAMAGED_LINK)
+    expect(page.locator("#dialog-challenge-damaged")).to_be_visible()
+    axe.check("a damaged challenge link, first visitor")
+    state = played_until(617, lambda state: winning_card(state) is not None)
+    open_at(page, base, state)
+    card = page.locator(f'{CARDS}[value="{winning_card(state)}"]')
+    card.focus()
+    keys(page, "Enter")
+    keys(page, "Control+z")
+    expect(page.locator(STATUS)).to_contain_text("is back in your hand")
+    axe.check("a card taken back")
+    page.locator(LIT).first.focus()
+    keys(page, "Enter")  # the computers' cards arrive: the status bar's steps
+    axe.check("the status bar while the table is drawn")
+    open_at(page, base, a_challenge_at_its_last_card())
+    act(page, page.locator(LIT).first)
+    expect(page.locator("#table dialog.sheet table.challenge-table")).to_be_visible()
+    axe.check("the challenge's final sheet")
+    page.keyboard.press("F4")
+    wait_modal(page, "dialog-score")
+    axe.check("F4 over the final sheet")
+    open_at(page, base, hand_played_high())
+    page.locator("#table dialog.sheet").get_by_text("Review Hand", exact=True).click()
+    title = page.locator("#dialog-review #dialog-title")
+    expect(title).to_have_text("Review of Hand 1", timeout=60_000)
+    wait_modal(page, "dialog-review")
+    axe.check("the review")
+    page.keyboard.press("Escape")
+    page.keyboard.press("F5")
+    wait_modal(page, "dialog-options")
+    axe.check("Options")
+    assert axe.found == [], "\n".join(axe.found)
