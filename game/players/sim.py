@@ -687,6 +687,94 @@ def search_round(
 
 
 @hot
+def plan_round(
+    deals, ndeals, seen, stop_share, me, leader, trick, n, pts, gone, ntricks,
+    cards, plans, alive, nalive, moon_off_shooter, credit, totals, record, hunter, odds, weights,
+    defend,
+):  # fmt: skip
+    """``search_round`` planning one of our own later decisions (an experiment, off by default:
+    ``brain.PLAN_REPLY``): in each deal, at our next turn after the candidate, every legal card
+    is tried and the best one's utility counts (``plan_candidate``)."""
+    for i in range(ndeals):
+        stop, shooter = deal_world(i, seen, stop_share, hunter, odds)
+        for a in range(nalive):
+            k = alive[a]
+            totals[k] += weights[i] * plan_candidate(
+                deals[i], cards[k], plans[k], me, leader, trick, n, pts, gone, ntricks, stop,
+                shooter, record, defend, moon_off_shooter, credit,
+            )  # fmt: skip
+
+
+@hot
+def plan_candidate(
+    deal, card, plan, me, leader, trick, n, pts, gone, ntricks, stop, shooter, record, defend,
+    moon_off_shooter, credit,
+):  # fmt: skip
+    """The utility of ``card`` when our next decision is chosen knowing the deal: the hand is
+    played out once, replayed to our next turn (``replay_to_turn``), and every legal card we
+    could play there is played out from it; the least utility counts."""
+    after = play_candidate(
+        deal, card, plan, me, leader, trick, n, pts, gone, ntricks, stop, shooter, record, defend
+    )  # fmt: skip
+    best = utility(after, me, moon_off_shooter, credit)
+    hands = deal.copy()
+    hands[me] ^= 1 << card
+    table = trick.copy()
+    held = pts.copy()
+    state = replay_to_turn(record, hands, leader, table, n + 1, held, gone, ntricks, me)
+    at_leader, at_n, at_gone, at_tricks = state
+    if at_tricks == LAST_TRICK:
+        return best
+    hand = hands[me]
+    if at_n == 0:
+        legal = lead_mask(hand, at_tricks == 0, (at_gone & HEART_MASK) != 0)
+    else:
+        legal = hand & SUIT[table[0] // RANKS_PER_SUIT]
+        if not legal:
+            legal = discard_mask(hand, at_tricks == 0)
+    for c in range(52):
+        if legal >> c & 1:
+            trial = hands.copy()
+            trial[me] ^= 1 << c
+            table[at_n] = c
+            end = play_out(
+                trial, at_leader, table, at_n + 1, held, at_gone, at_tricks, plan, me, stop,
+                shooter, record, defend,
+            )  # fmt: skip
+            value = utility(end, me, moon_off_shooter, credit)
+            if value < best:
+                best = value
+    return best
+
+
+@hot
+def replay_to_turn(record, hands, leader, trick, n, pts, gone, ntricks, me):
+    """The cards of ``record`` applied (no model: bookkeeping) to the position ``hands``,
+    ``trick[:n]``, ``pts`` (changed in place) until it is ``me``'s turn or the hand is over;
+    returns the leader, the cards on the table, the cards gone and the tricks played then."""
+    j = 0
+    while ntricks < LAST_TRICK:
+        if n == 4:
+            win_i, tpts = table_winner(trick, 4)
+            leader = (leader + win_i) % 4
+            pts[leader] += tpts
+            for x in range(4):
+                gone |= 1 << trick[x]
+            ntricks += 1
+            n = 0
+            continue
+        seat = (leader + n) % 4
+        if seat == me:
+            break
+        c = record[j]
+        j += 1
+        hands[seat] ^= 1 << c
+        trick[n] = c
+        n += 1
+    return leader, n, gone, ntricks
+
+
+@hot
 def weigh_round(
     deals, ndeals, seen, stop_share, me, leader, trick, n, pts, gone, ntricks,
     cards, plans, alive, nalive, moon_off_shooter, credit, totals, record, hunter, odds, weights,
