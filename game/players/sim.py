@@ -665,8 +665,9 @@ def search_round(
     each of ``deals[:ndeals]`` and finished by ``play_out``; adds each one's utility to
     ``totals[k]``. ``seen`` deals came before: they fix which deals have the others fight a moon
     (``deal_world``). Deal ``i`` counts ``weights[i]`` times (how well it explains the play
-    seen). ``defend``: as ``playout``'s. The loop is ``weigh_round``'s written out, without its
-    helpers' calls: the players' own decisions run some 15% faster so (measured in issue 43).
+    seen). ``defend``: as ``playout``'s. The loop is ``weigh_round``'s written out without its
+    helpers' calls: with them the players' own decisions looked some 10% slower in issue 43's
+    timing on a loaded machine (not confirmed, but kept apart so that the hint costs them nothing).
     """
     for i in range(ndeals):
         stop = ((seen + i) * stop_share) % 1.0 < stop_share
