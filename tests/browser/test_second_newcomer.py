@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from tests.support.browser import (
     CARDS,
     LIT,
+    MENU_DIALOGS,
     STATUS,
     act,
     after,
@@ -541,9 +542,7 @@ def test_every_menu_dialog_keeps_its_buttons_and_sentences_in_view(
         page.keyboard.press("Escape")
         expect(page.locator(f"#{dialog_id}")).to_have_count(0)
     for menu, item, dialog_id in (
-        ("#menu-help-button", "Quote...", "dialog-quote"),
-        ("#menu-help-button", "About Hearts", "dialog-about"),
-        ("#menu-game-button", "Statistics...", "dialog-stats"),
+        *MENU_DIALOGS,
         ("#menu-game-button", "Network...", "dialog-network"),
     ):
         page.locator(menu).click()
