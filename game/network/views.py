@@ -261,7 +261,7 @@ def lobby_view(seen: Seen) -> SimpleNamespace:
         number=state.number,
         status=status,
         announcements=[],
-        waits=[],
+        status_steps=[],
         seats=seats,
         empty=empty,
         dealer=seen.seat == tables.DEALER,
@@ -279,7 +279,7 @@ def arrival_view(seen: Seen) -> SimpleNamespace:
         number=0,
         status=f"Waiting for this hand to end: {seat.name}'s seat is yours from the next hand.",
         announcements=[],
-        waits=[],
+        status_steps=[],
         instead_of=seat.name,
         seats=[
             {"name": other.name, "label": computer_label(other), "you": other is seat}

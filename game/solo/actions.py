@@ -158,6 +158,7 @@ def undo(state: PlayerState, clock: Clock) -> None:
         raise IllegalMove(NO_CARD_TO_UNDO)
     if next_trick_begun(before, game) and not still_drawn(state):
         raise IllegalMove(NEXT_TRICK_BEGUN)
+    state.took_back = next(c for c in before.hand(HUMAN) if c not in game.hand(HUMAN))
     state.game = before
     state.undo = None
     state.fresh_from = plays_so_far(before)

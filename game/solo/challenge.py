@@ -34,6 +34,7 @@ from game.web.challenge import (
     with_result,
 )
 from game.web.player import HUMAN, PlayerState
+from game.web.words import counted
 
 SALT = "hearts.challenge"
 LINK_MAX = 1000  # characters: the longest link we make is about 520
@@ -99,7 +100,7 @@ def challenge_friend(request: HttpRequest) -> HttpResponse:
         path = reverse("game:challenge_link", args=[link_of(sent)])
         context["link"] = request.build_absolute_uri(path)
         context["chain"] = len(sent.results) > 1
-        context["total"] = sent.sender.total
+        context["total"] = counted(sent.sender.total, "point", zero="0 points")
     return dialog(request, "challenge_friend", context, state, timing)
 
 
@@ -114,6 +115,12 @@ def comparison(request: HttpRequest) -> HttpResponse:
     return respond.render_fresh(request, "game/partials/challenge_compared.html", context)
 
 
+# What the status bar says over a first visitor's empty table while a challenge dialog is the
+# one thing on the screen (status.html; a table drawn behind the dialog has its own line).
+DAMAGED_STATUS = "This challenge link is damaged."
+ASK_NAME_STATUS = "Type your name and press Play the Same Deals."
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def take_up(request: HttpRequest, link: str) -> HttpResponse:
     """The friend's page: who challenges and what they made of the game, and one button that
@@ -123,7 +130,9 @@ def take_up(request: HttpRequest, link: str) -> HttpResponse:
     try:
         challenge = read_link(link)
     except Damaged as damaged:
-        response = dialog(request, "challenge_damaged", {"number": damaged.number}, state, timing)
+        # a first visitor sees this dialog alone (no name prompt behind it), the bar its line
+        said = {"number": damaged.number, "asks_name": True, "dialog_status": DAMAGED_STATUS}
+        response = dialog(request, "challenge_damaged", said, state, timing)
         return into_dialogs(response, request) if request.method == "POST" else response
     context = {
         "challenge": challenge,
@@ -131,6 +140,7 @@ def take_up(request: HttpRequest, link: str) -> HttpResponse:
         "link": link,
         "named": bool(state.options.name),
         "asks_name": not state.options.name,  # in place of the name prompt behind it
+        "dialog_status": ASK_NAME_STATUS,  # the bar speaks for it while no table is drawn
         "in_progress": actions.in_progress(state),
         "current": state.game.number if state.game else None,
     }

@@ -133,6 +133,10 @@ def open_game(request: HttpRequest, number: str) -> HttpResponse:
     except IllegalMove as refusal:
         return dialog(request, "refusal", {"message": str(refusal)}, state, timing)
     if request.method in ("GET", "HEAD"):
+        if not state.options.name and not request.htmx:
+            # a first visitor's page (a link without JavaScript): the name prompt alone, one
+            # dialog at a time, and the game it names starts with the name
+            return show_table(request, state, timing, extra={"link_number": chosen})
         context = {
             "number": chosen,
             "in_progress": actions.in_progress(state),

@@ -18,6 +18,7 @@ import regex
 from game.engine import MAX_NUMBER, MIN_NUMBER, Game, Phase
 from game.engine.game import HISTORY_ROWS
 from game.names import clean_name
+from game.web.words import counted
 
 FORMAT = 1  # the first byte of the payload: a later form can be told apart
 MAX_PEOPLE = 4  # results a link carries: the first challenger and the latest ones
@@ -227,8 +228,8 @@ def aids(result: Result) -> str:
 
 def summary(result: Result) -> str:
     """ "Anna took 43 points in 6 hands and won, without Undo Card or the hint." """
-    points = f"{result.total} point{'' if result.total == 1 else 's'}"
-    hands = f"{len(result.points)} hand{'' if len(result.points) == 1 else 's'}"
+    points = counted(result.total, "point", zero="0 points")
+    hands = counted(len(result.points), "hand")
     outcome = "won" if result.won else "lost"
     return f"{result.name} took {points} in {hands} and {outcome}, {aids(result)}."
 

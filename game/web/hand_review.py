@@ -45,6 +45,7 @@ from game.players.review import (
 )
 from game.players.sim import moon_threat
 from game.players.view import View, view_of
+from game.web.words import counted
 
 AS = INDEX_OF["AS"]
 KS = INDEX_OF["KS"]
@@ -61,7 +62,33 @@ def cards_text(codes: Sequence[str]) -> str:
 
 
 def points_text(points: int) -> str:
-    return "no points" if not points else f"{points} point{'s' if points != 1 else ''}"
+    return counted(points, "point")
+
+
+def all_so_far(points: int) -> str:
+    """ "all 3 points so far", "the only point so far" """
+    return "the only point so far" if points == 1 else f"all {counted(points, 'point')} so far"
+
+
+def moon_stopped_sentence(stopper: str, whose: str, holder: str, trick: int, so_far: int) -> str:
+    """ "Ben stopped your moon in trick 9, when you had taken all 17 points so far." """
+    return (
+        f"{stopper} stopped {whose} moon in trick {trick}, when {holder} had taken "
+        f"{all_so_far(so_far)}."
+    )
+
+
+def moon_possible_sentence(trick: int, so_far: int, share: float) -> str:
+    """ "A moon was possible for you: at trick 4 you had taken all 6 points so far, ..." """
+    when = (
+        f"you had taken {all_so_far(so_far)}"
+        if so_far
+        else "no one had taken a point yet and your cards were high"
+    )
+    return (
+        f"A moon was possible for you: at trick {trick} {when}, and going for it "
+        f"made the moon in {round(100 * share)}% of the deals searched."
+    )
 
 
 # ---- the review ------------------------------------------------------------------------------
@@ -329,13 +356,21 @@ def _judge_pass(game: Game, seat: int, record: HandRecord, core) -> Judgement:
     return Judgement(0, codes, hint_codes, round(cost, 2), "costly", sentence)
 
 
+def kept_queen_text(guards: int) -> str:
+    return f"kept the queen of spades with {counted(guards, 'lower spade')}"
+
+
+def passed_queen_text(guards: int) -> str:
+    return f"passed the queen of spades away with {counted(guards, 'lower spade')} to guard it"
+
+
 def pass_reason(view: View, passed: Sequence[int], hint: Sequence[int]) -> str:
     hand = view.hand_mask
     guards = (hand & SUIT[SPADES] & (QS_BIT - 1)).bit_count()
     if QS in hint and QS not in passed:
-        return f"kept the queen of spades with {guards} lower spade{'s' if guards != 1 else ''}"
+        return kept_queen_text(guards)
     if QS in passed and QS not in hint:
-        return f"passed the queen of spades away with {guards} lower spades to guard it"
+        return passed_queen_text(guards)
     kept = [c for c in hint if c not in passed and c in (AS, KS)]
     if kept and not hand & QS_BIT:
         return f"kept the {DECK[kept[0]].name} with the queen out of your hand"
@@ -355,23 +390,12 @@ def _moon_notes(finished: Game, seat: int, who, chances) -> list[str]:
         if threat >= 0 and got and trick.winner != threat:
             whose = "your" if threat == seat else f"{who(threat)}'s"
             stopper = "You" if trick.winner == seat else who(trick.winner)
-            notes.append(
-                f"{stopper} stopped {whose} moon in trick {number}, when "
-                f"{'you' if threat == seat else who(threat)} had taken all "
-                f"{taken[threat]} points so far."
-            )
+            holder = "you" if threat == seat else who(threat)
+            notes.append(moon_stopped_sentence(stopper, whose, holder, number, taken[threat]))
             break
         taken[trick.winner] += got
     if shooter != seat and chances:
         share, trick, so_far = max(chances, key=lambda item: (item[0], -item[1]))
         if share >= MOON_NOTE_SHARE:
-            when = (
-                f"you had taken all {so_far} points so far"
-                if so_far
-                else "no one had taken a point yet and your cards were high"
-            )
-            notes.append(
-                f"A moon was possible for you: at trick {trick} {when}, and going for it "
-                f"made the moon in {round(100 * share)}% of the deals searched."
-            )
+            notes.append(moon_possible_sentence(trick, so_far, share))
     return notes

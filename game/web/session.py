@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from typing import Any
 
 from django.conf import settings
@@ -22,6 +23,8 @@ from django.core import signing
 from game.engine import Game
 from game.web.challenge import Challenge, Tally, Unreadable, pack, unpack
 from game.web.player import HUMAN, Options, PlayerState, Stats
+
+CARD_CODE = re.compile(r"[2-9TJQKA][CDSH]")
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +88,9 @@ def load(session: Any) -> PlayerState:
     notice = session.get("msg")
     state.notice = notice if isinstance(notice, str) else ""
     state.show_new = state.game is not None and session.get("new") == 1
+    back = session.get("back")
+    if state.show_new and isinstance(back, str) and CARD_CODE.fullmatch(back):
+        state.took_back = back
     return state
 
 
@@ -190,3 +196,7 @@ def _write(session: Any, state: PlayerState) -> None:
         session["new"] = 1
     else:
         session.pop("new", None)
+    if state.show_new and state.took_back:
+        session["back"] = state.took_back  # the page the 303 leads to says which card
+    else:
+        session.pop("back", None)

@@ -23,6 +23,7 @@ from game.engine import PASS_SIZE, Card, Game, Phase, seat_after
 from game.seating import COMPUTER_NAMES, PRESS_OK
 from game.web.last_trick import LastTrickView, last_trick_view, place_of
 from game.web.player import HUMAN, PlayerState
+from game.web.words import counted
 
 DIRECTION_LABEL = {"left": "Pass Left", "right": "Pass Right", "across": "Pass Across"}
 NO_POINTS_LEFT = "No points are left in this hand."  # our addition: finish a dead hand
@@ -107,13 +108,31 @@ class TableView:
     # filled in by the schedule and the narration, for the answer to an action only
     last_trick: list[TableCard] = field(default_factory=list)
     announcements: list[str] = field(default_factory=list)
-    waits: list[tuple[str, int, int]] = field(default_factory=list)
+    # the status bar's lines while the answer's table is drawn (``status_steps``); ``status``
+    # shows from ``end_tick`` on, when the table is drawn whole
+    status_steps: list[StatusStep] = field(default_factory=list)
     end_tick: int = 0  # when the animation is over: the hand lights, the sheet appears
     gathered: LastTrickView | None = None  # the last trick, to see again (our addition)
     # the viewer's card on the table, as hearts.js shows it on a click before the answer: the
     # markup it clones (trick.html's template), given the card's face and name and set arriving
     yours: TableCard | None = None
     by_seat: list[str] = field(default_factory=list)  # the names by seat number
+
+
+@dataclass
+class StatusStep:
+    """A line the status bar shows from tick ``start`` until tick ``until``, while the table it
+    speaks for is being drawn (see ``status_steps``)."""
+
+    before: str  # the line's words before a name ("Waiting for "), then the name, then after
+    name: str
+    after: str
+    start: int
+    until: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.before}{self.name}{self.after}"
 
 
 @dataclass
@@ -124,6 +143,7 @@ class Schedule:
     gather_tick: int | None  # the last completed trick is new: it is shown, then gathered
     waits: list[tuple[int, int, int]]  # (seat, from, until): "Waiting for Ben to move..."
     end_tick: int
+    shown_tick: int | None = None  # when the fourth card of the trick gathered is on the table
 
 
 def clamp(tick: int) -> int:
@@ -153,8 +173,8 @@ def build(
         plan = schedule(game, state.fresh_from, viewer, own_card_placed)
         apply(view, game, plan, viewer)
         view.announcements = narrate(state, view.by_seat, viewer)
-        if state.awaiting_ok:  # the others may play meanwhile; the status still asks for OK
-            view.waits = []
+        if not state.awaiting_ok:  # the OK is there at once, the others' cards or not
+            view.status_steps = status_steps(plan, game, view.by_seat, viewer)
     return view
 
 
@@ -341,6 +361,8 @@ def status_and_result(
     status = status_line(state, game, names, viewer)
     if game.played_out_from is not None:
         status = f"{NO_POINTS_LEFT} {status}"
+    if state.took_back:  # the answer to Undo Card (solo): which card came back
+        status = f"The {Card.parse(state.took_back).name} is back in your hand. {status}"
     if hint:
         status = hint_sentence(game, hint)
     result = result_sentence(names, winners, viewer) if game.phase == Phase.GAME_OVER else ""
@@ -360,6 +382,7 @@ def schedule(game: Game, since: int, viewer: int, own_card_placed: bool) -> Sche
     arrive: dict[int, int] = {}
     waits: list[tuple[int, int, int]] = []
     gather_tick = None
+    shown_tick = None
     tick = STEP if fresh and fresh[0][1] != viewer else 0
     shown_until = 0
     for index, seat, _ in fresh:
@@ -367,8 +390,11 @@ def schedule(game: Game, since: int, viewer: int, own_card_placed: bool) -> Sche
             gather_tick = tick - STEP + PAUSE
             tick = gather_tick + GATHER + STEP
             shown_until = gather_tick + GATHER
-        if not (own_card_placed and seat == viewer and index == since):
+        placed = own_card_placed and seat == viewer and index == since
+        if not placed:
             arrive[index] = tick
+        if shows_last and index == last_start + 3:
+            shown_tick = 0 if placed else tick
         if seat != viewer and tick > shown_until:
             waits.append((seat, clamp(shown_until), clamp(tick)))
         shown_until = tick
@@ -376,7 +402,7 @@ def schedule(game: Game, since: int, viewer: int, own_card_placed: bool) -> Sche
     if shows_last and gather_tick is None:
         gather_tick = tick - STEP + PAUSE
         tick = gather_tick + GATHER
-    return Schedule(arrive, gather_tick, waits, clamp(tick))
+    return Schedule(arrive, gather_tick, waits, clamp(tick), shown_tick)
 
 
 def gathering_ms(game: Game, since: int, speed: str) -> tuple[int, int] | None:
@@ -407,8 +433,46 @@ def apply(view: TableView, game: Game, plan: Schedule, viewer: int) -> None:
             card.gather_tick = clamp(plan.gather_tick)
             card.gather_to = place(last.winner, viewer)
             view.last_trick.append(card)
-    view.waits = [(names[seat], start, until) for seat, start, until in plan.waits]
     view.end_tick = plan.end_tick
+
+
+# -- the status bar: one place decides what it says -----------------------------------------
+
+
+def status_steps(plan: Schedule, game: Game, names: list[str], viewer: int) -> list[StatusStep]:
+    """The status bar's rule: it says one thing, and only what the table shows at that moment.
+
+    While the answer's table is drawn (ticks 0 to ``end_tick``: the hand dimmed, the computers'
+    cards arriving, a trick shown and gathered, the score sheet not yet up), the status line of
+    the table as it stands (``TableView.status``: "Select a card to play.", "Press OK to deal
+    the next hand.") would speak of what is not on the screen yet. So until ``end_tick`` the bar
+    shows these lines instead, one at a time, end to end: "Waiting for Ben to move..." until
+    Ben's card is down, "Ben takes the trick." while the finished trick is shown and gathered,
+    each lasting until the next begins; the table's own line shows from ``end_tick`` on, with
+    the hand lit, the OK or the score sheet (status.html, hearts.css's .status-step and
+    .status-later). A refusal's sentence replaces them all; with no animation (speed None,
+    reduced motion) every tick is 0 and only the table's line shows."""
+    steps = [
+        StatusStep("Waiting for ", names[seat], " to move...", start, until)
+        for seat, start, until in plan.waits
+    ]
+    if plan.gather_tick is not None:
+        winner = shown_tricks(game)[-1].winner
+        words = (
+            ("You take the trick.", "", "")
+            if winner == viewer
+            else ("", names[winner], " takes the trick.")
+        )
+        steps.append(
+            StatusStep(*words, clamp(plan.shown_tick or 0), clamp(plan.gather_tick + GATHER))
+        )
+    if not steps:
+        return []
+    steps.sort(key=lambda step: step.start)
+    for step, following in zip(steps, steps[1:], strict=False):
+        step.until = following.start
+    steps[0].start, steps[-1].until = 0, plan.end_tick
+    return [step for step in steps if step.start < step.until]
 
 
 # -- the narration: what a screen reader is told, once, in order --------------------------------
@@ -459,11 +523,11 @@ def trick_sentence(trick, names: list[str], viewer: int) -> str:
     high = next(code for seat, code in trick.plays if seat == winner)
     codes = [code for _, code in trick.plays]
     hearts = sum(1 for c in codes if c[1] == "H")
-    parts = [f"{hearts} heart{'s' if hearts != 1 else ''}"] if hearts else []
+    parts = [counted(hearts, "heart")] if hearts else []
     if "QS" in codes:
         parts.append("the queen of spades")
     points = sum(Card.parse(c).points for c in codes)
-    held = f"{' and '.join(parts)}, {points} point{'s' if points != 1 else ''}" if parts else ""
+    held = f"{' and '.join(parts)}, {counted(points, 'point')}" if parts else ""
     verb = "take" if winner == viewer else "takes"
     subject = who(names, winner, viewer)
     return f"{subject} {verb} the trick with the {Card.parse(high).name}: {held or 'no points'}."
@@ -501,7 +565,7 @@ def hint_sentence(game: Game, hint: list[str]) -> str:
 def taken_summary(name: str, cards: list[str]) -> str:
     """ "Ben took 3 hearts and the queen of spades.", said once for the whole pile."""
     hearts = sum(1 for c in cards if c[1] == "H")
-    parts = [f"{hearts} heart{'s' if hearts != 1 else ''}"] if hearts else []
+    parts = [counted(hearts, "heart")] if hearts else []
     if "QS" in cards:
         parts.append("the queen of spades")
     return f"{name} took {' and '.join(parts) or 'no point cards'}."

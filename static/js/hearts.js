@@ -155,7 +155,7 @@
     var mold = $("#table template.played-yours");
     if (!center || !mold) return;
     var played = mold.content.firstElementChild.cloneNode(true);
-    played.classList.add("face-" + card.value, "arrive", "t0"); // it arrives now
+    played.classList.add("face-" + card.value, "arrive", "t0", "yours-now"); // it arrives now, gliding
     played.setAttribute("aria-label", played.getAttribute("aria-label") + card.textContent.trim());
     center.appendChild(played);
     card.classList.add("leaving");
@@ -405,6 +405,35 @@
     }
   }
 
+  // Tab past the window's last control goes round to its first (the Game menu), and Shift+Tab
+  // before the page's first to the window's last, as in a Windows window: the focus never
+  // lands on the page itself (the body) between them.
+  function tabStops() {
+    return all("a[href], button:not([disabled]), input:not([disabled]):not([type='hidden']), [tabindex]").filter(
+      function (el) {
+        return el.tabIndex >= 0 && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+      }
+    );
+  }
+
+  function wrapTab(event) {
+    var stops = tabStops();
+    var active = document.activeElement;
+    if (!stops.length) return false;
+    if (!event.shiftKey && active === stops[stops.length - 1]) {
+      var first = tops.filter(function (top) {
+        return top.tabIndex === 0;
+      })[0];
+      (first || stops[0]).focus();
+      return true;
+    }
+    if (event.shiftKey && active === stops[0]) {
+      stops[stops.length - 1].focus();
+      return true;
+    }
+    return false;
+  }
+
   // ---- numbered games: /#617 -----------------------------------------------------------------
 
   function currentNumber() {
@@ -510,7 +539,9 @@
     }
     var shortcut = shortcutOf(event);
     var handled = false;
-    if (shortcut && shortcut.menu) {
+    if (key === "Tab" && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      handled = wrapTab(event);
+    } else if (shortcut && shortcut.menu) {
       var top = keyed(shortcut.name);
       if (top) {
         openMenu(top, "first");

@@ -56,6 +56,27 @@
     }
   });
 
+  // A table drawn from the others' moves (a catch-up or a poll, not the answer to this page's
+  // own) starts at its first card at once (body.catch-up: the STEP a click of one's own is
+  // followed by is skipped), and when the page was still drawing the table before, what it
+  // still has to draw comes twice as fast (body.hurry): a page that falls behind catches up,
+  // so a friend's card is on this table soon after it was played (hearts.css).
+  function drawing() {
+    return document.getAnimations().some(function (animation) {
+      var timing = animation.effect && animation.effect.getComputedTiming();
+      return animation.playState === "running" && !!timing && timing.endTime > 0;
+    });
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.target || detail.target.id !== "table" || !detail.xhr || !detail.shouldSwap) return;
+    var fromOthers = detail.xhr.heartsAsked !== undefined;
+    var body = document.body;
+    body.classList.toggle("hurry", fromOthers && drawing());
+    body.classList.toggle("catch-up", fromOthers);
+  });
+
   // The page holds one Server-Sent Events stream of its table (the browser's own EventSource),
   // which tells the table's version when it opens and each time a change is saved. A page
   // behind it fetches what came after its own version through its poll's URL, so the table is

@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from tests.support.browser import (
     CARDS,
+    MENU_DIALOGS,
     STATUS,
     Axe,
     act,
@@ -72,11 +73,7 @@ def test_axe_finds_nothing_in_any_phase_dialog_or_menu(fresh_context, live_serve
         wait_modal(page, dialog_id)
         axe.check(f"{dialog_id} ({key})")
         close(page, dialog_id)
-    for menu, item, dialog_id in (
-        ("#menu-help-button", "Quote...", "dialog-quote"),
-        ("#menu-help-button", "About Hearts", "dialog-about"),
-        ("#menu-game-button", "Statistics...", "dialog-stats"),
-    ):
+    for menu, item, dialog_id in MENU_DIALOGS:
         page.locator(menu).click()
         page.get_by_role("menuitem", name=item).click()
         wait_modal(page, dialog_id)

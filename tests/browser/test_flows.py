@@ -146,7 +146,7 @@ def test_your_hand_lights_only_when_the_computers_have_played(fresh_context, liv
     page.add_style_tag(content="body { --tick: 30s !important; }")  # a very slow table
     pass_by_mouse(page, (10, 11, 12))  # the three hearts
     play_two_of_clubs(page)
-    expect(page.locator("#status .status-wait").first).to_be_attached()
+    expect(page.locator("#status .status-step").first).to_be_attached()
     hand = page.locator("#table .hand")
     assert hand.evaluate(
         "h => h.getAnimations().some(a => a.animationName === 'wait-turn')"

@@ -144,7 +144,9 @@ def test_h_hint_and_ctrl_z_undo(page: Page, live_server):
     keys(page, "Control+z")
     expect(page.locator(f'{CARDS}[value="{card}"]')).to_have_count(1)
     expect(page.locator(CARDS)).to_have_count(held)
-    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+    expect(page.locator(STATUS)).to_have_text(
+        re.compile(r" is back in your hand\. Select a card to play\.$")
+    )
     assert page.locator("#table .center .played").count() == on_table
     # choose the same card again: the computers, fixed by the number, answer the same way
     page.locator(f'{CARDS}[value="{card}"]').focus()

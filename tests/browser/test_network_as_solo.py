@@ -122,7 +122,7 @@ def test_passed_cards_leave_the_hand_and_received_cards_ask_for_ok_as_in_solo(
     assert state.game.trick, "a computer should have led (see THE_GAME)"
     for page, seat in ((bea, 1), (ada, 0)):
         expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.", timeout=10_000)
-        expect(page.locator("#status .status-wait")).to_have_count(0)
+        expect(page.locator("#status .status-step")).to_have_count(0)
         expect(page.locator("#table .center .played")).not_to_have_count(0)
         expect(page.locator(CARDS)).to_have_count(13)
         expect(page.locator(f"{CARDS}.raised")).to_have_count(3)

@@ -193,7 +193,9 @@ def test_ctrl_z_takes_your_card_back_while_its_trick_is_still_drawn(fresh_contex
     expect(page.locator(f'{CARDS}[value="{code}"]')).to_have_count(1)
     expect(shown).to_have_count(before)  # the trick as it was before your card
     expect(undo).to_have_attribute("aria-disabled", "true")
-    expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+    expect(page.locator(STATUS)).to_have_text(
+        re.compile(r" is back in your hand\. Select a card to play\.$")
+    )
 
 
 def test_ctrl_z_after_the_next_lead_is_drawn_is_refused(fresh_context, live_server):

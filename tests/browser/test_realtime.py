@@ -48,6 +48,8 @@ def measure(browser: Browser, port: int, label: str) -> None:
         to_bea, to_anna = arrivals(anna, bea), arrivals(bea, anna)
         print(f"\n{label}: Anna's cards -> Bea's page: {summary(to_bea)}")
         print(f"{label}: Bea's cards -> Anna's page: {summary(to_anna)}")
+        shown = arrivals(anna, bea, "__shown") + arrivals(bea, anna, "__shown")
+        print(f"{label}: each card showing on the other's table: {summary(shown)}")
         assert len(to_bea) == len(to_anna) == CARDS_EACH  # every card of each reached the other
 
 

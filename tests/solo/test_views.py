@@ -378,7 +378,7 @@ def test_while_the_computers_cards_arrive_the_status_says_whom_we_wait_for():
     names = {1: "Pauline", 2: "Michele", 3: "Ben"}
     after_you = [names[s] for s in order[order.index(0) + 1 :]]
     waits = re.findall(
-        r'class="status-wait t(\d+) e(\d+)"[^>]*>Waiting for <bdi>(\w+)</bdi> to move', html
+        r'class="status-step t(\d+) e(\d+)">Waiting for <bdi>(\w+)</bdi> to move', html
     )
     assert after_you and [w[2] for w in waits][: len(after_you)] == after_you
     spans = [(int(start), int(until)) for start, until, _ in waits]

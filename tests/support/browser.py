@@ -103,6 +103,14 @@ def pass_by_keyboard(page: Page, steps: tuple[int, int] = (1, 1)) -> None:
     expect(page.locator(STATUS)).to_have_text("Select a card to play.")
 
 
+# The dialogs opened from the menus by a click (menu, item, dialog's id), beside those of keys.
+MENU_DIALOGS = (
+    ("#menu-help-button", "Quote...", "dialog-quote"),
+    ("#menu-help-button", "About Hearts", "dialog-about"),
+    ("#menu-game-button", "Statistics...", "dialog-stats"),
+)
+
+
 def dialog(page: Page, dialog_id: str):
     return page.locator(f"#dialogs dialog#{dialog_id}")
 

@@ -34,6 +34,26 @@ SEEN_AND_TOLD = """new MutationObserver(records => {
     }
   }
 }).observe(document, {subtree: true, childList: true});
+// ...and the moment it shows there: a card gliding in shows when its arrive animation starts
+// (after the delay its tick sets); a card drawn already in place shows when it is added.
+window.__shown = {};
+const shownNow = el => {
+  const face = [...el.classList].find(c => c.startsWith('face-'));
+  if (face && !(face.slice(5) in window.__shown)) window.__shown[face.slice(5)] = Date.now();
+};
+document.addEventListener('animationstart', e => {
+  if (e.animationName === 'arrive' && e.target.matches('.center .played')) shownNow(e.target);
+});
+new MutationObserver(records => {
+  for (const record of records) for (const node of record.addedNodes) {
+    if (!node.querySelectorAll) continue;
+    for (const el of [node, ...node.querySelectorAll('.center .played')]) {
+      if (!el.matches('.center .played')) continue;
+      const moving = getComputedStyle(el).animationName.split(', ').includes('arrive');
+      if (!moving) shownNow(el);
+    }
+  }
+}).observe(document, {subtree: true, childList: true});
 const Original = window.EventSource;
 window.EventSource = class extends Original {
   constructor(url, options) {
@@ -180,11 +200,12 @@ def state(page: Page) -> dict:
     )
 
 
-def arrivals(sender: Page, receiver: Page) -> list[float]:
+def arrivals(sender: Page, receiver: Page, moment: str = "__seen") -> list[float]:
     """For each card ``sender``'s person played, the ms from its send until it was in
-    ``receiver``'s page (cards not seen there are left out: the caller counts them)."""
+    ``receiver``'s page (``__seen``: added to it; ``__shown``: showing on its table, its
+    animation's delay over), cards not seen there left out: the caller counts them."""
     clicked = sender.evaluate("() => window.__clicked")
-    seen = receiver.evaluate("() => window.__seen")
+    seen = receiver.evaluate(f"() => window.{moment}")
     return [seen[card] - at for card, at in clicked.items() if card in seen]
 
 
