@@ -20,7 +20,8 @@ import sys
 from dataclasses import dataclass, field
 
 from game.engine import PASS_SIZE, Card, Game, Phase, seat_after
-from game.seating import COMPUTER_NAMES, PRESS_OK
+from game.seating import COMPUTER_NAMES, PRESS_OK, Hint
+from game.web.hint_words import hint_text
 from game.web.last_trick import LastTrickView, last_trick_view, place_of
 from game.web.player import HUMAN, PlayerState
 
@@ -132,7 +133,7 @@ def clamp(tick: int) -> int:
 
 def build(
     state: PlayerState,
-    hint: list[str] | None = None,
+    hint: Hint | None = None,
     *,
     animate: bool = False,
     own_card_placed: bool = False,
@@ -147,7 +148,7 @@ def build(
     drawn at the bottom (a network table's person; the solo game's is seat 0), with ``names``
     by seat number; the view model turns the table for that seat. ``labels`` and ``status``:
     see ``table_view``."""
-    view = table_view(state, viewer, hint or [], names, labels, status)
+    view = table_view(state, viewer, hint, names, labels, status)
     if animate:
         game = state.game
         plan = schedule(game, state.fresh_from, viewer, own_card_placed)
@@ -191,7 +192,7 @@ def table_card(names: list[str], seat: int, code: str, viewer: int) -> TableCard
 def table_view(
     state: PlayerState,
     viewer: int,
-    hint: list[str],
+    hint: Hint | None,
     names: list[str] | None = None,
     labels: list[str] | None = None,
     status: str = "",
@@ -216,7 +217,7 @@ def table_view(
         number=game.number,
         hand_number=game.hand_number,
         direction=game.pass_direction,
-        hand=hand_cards(state, game, viewer, hint, playing),
+        hand=hand_cards(state, game, viewer, hint.cards if hint else [], playing),
         hand_action="select" if passing else ("play" if playing else ""),
         button=button,
         button_action=button_action,
@@ -334,15 +335,15 @@ def status_and_result(
     game: Game,
     names: list[str],
     viewer: int,
-    hint: list[str],
+    hint: Hint | None,
     winners: list[int],
 ) -> tuple[str, str]:
-    """The status line (the hint's sentence while one is shown) and, after the game, who won."""
+    """The status line (the hint's sentences while one is shown) and, after the game, who won."""
     status = status_line(state, game, names, viewer)
     if game.played_out_from is not None:
         status = f"{NO_POINTS_LEFT} {status}"
     if hint:
-        status = hint_sentence(game, hint)
+        status = hint_text(game, viewer, hint.figures, [who(names, s, viewer) for s in range(4)])
     result = result_sentence(names, winners, viewer) if game.phase == Phase.GAME_OVER else ""
     return status, result
 
@@ -488,14 +489,6 @@ def hand_end_sentences(game: Game, names: list[str], viewer: int) -> list[str]:
 
 
 # -- sentences --------------------------------------------------------------------------------
-
-
-def hint_sentence(game: Game, hint: list[str]) -> str:
-    """Our addition: what the hint points out, for the status bar (and a screen reader)."""
-    names = [f"the {Card.parse(code).name}" for code in hint]
-    if game.phase == Phase.PASSING and len(names) > 1:
-        return f"Hint: pass {', '.join(names[:-1])} and {names[-1]}."
-    return f"Hint: play {names[0]}."
 
 
 def taken_summary(name: str, cards: list[str]) -> str:
