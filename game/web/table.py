@@ -105,6 +105,7 @@ class TableView:
     status: str
     result: str = ""
     your_turn: bool = False
+    hinted: bool = False  # the status line is the hint's sentences: it wraps, never cut short
     # filled in by the schedule and the narration, for the answer to an action only
     last_trick: list[TableCard] = field(default_factory=list)
     announcements: list[str] = field(default_factory=list)
@@ -234,6 +235,7 @@ def table_view(
         status=status or line,
         result=result,
         your_turn=playing and game.turn == viewer,
+        hinted=hint is not None and not status,
         gathered=last_trick_view(game, viewer, names),
         by_seat=list(names),
         yours=TableCard(viewer, "", "", place(viewer, viewer), "You"),
