@@ -1,0 +1,191 @@
+"""In Debian's Chromium: the hint says why (issue 45). A learner presses H before every choice
+of a whole hand, passing and playing, by mouse, by keyboard alone with the live region
+listened to, without JavaScript, and on a 320-pixel phone; every sentence is read off the
+page and held against the search's figures for the same position, worked out here again from
+the game the browser's cookie holds (``weigh_play`` / ``weigh_pass``). The passing and moon
+sentences on positions built for them; axe on the hinted table."""
+
+from __future__ import annotations
+
+import re
+
+from django.conf import settings
+from django.contrib.sessions.backends.signed_cookies import SessionStore
+from playwright.sync_api import Page, expect
+
+from game import players
+from game.web.player import PlayerState
+from game.web.session import load
+from tests.support import hints
+from tests.support.browser import (
+    CARDS,
+    STATUS,
+    Axe,
+    act,
+    click_button,
+    give_name,
+    heard,
+    keys,
+    listen,
+    open_at,
+    start,
+)
+from tests.support.engine import BEN_HAS_EVERY_POINT, QUEEN_AND_TWO_SPADES, craft
+
+HINT = "#status .status-hint"
+HINTED = "#table .hand .card.hinted"
+NAMES = ["You", "Pauline", "Michele", "Ben"]
+
+
+def state_in(page: Page) -> PlayerState:
+    """The player's state as the browser's cookie holds it, read as the server reads it."""
+    cookie = next(c for c in page.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME)
+    return load(SessionStore(session_key=cookie["value"]))
+
+
+def check_hint(page: Page, said: str) -> list[str]:
+    """The sentence on the page, held against the search's figures for the same position."""
+    game = state_in(page).game
+    assert said.startswith("Hint: "), said
+    if game.phase == "passing":
+        figures = players.weigh_pass(game.copy(), 0)
+        assert sorted(figures.cards) == sorted(page.locator(HINTED).evaluate_all(VALUES))
+        return hints.check_pass(said, game, 0, figures)
+    figures = players.weigh_play(game.copy(), 0)
+    assert page.locator(HINTED).get_attribute("value") == figures.card
+    return hints.check_play(said, game, 0, figures, NAMES)
+
+
+VALUES = "cards => cards.map(c => c.value)"
+EDGE = {"x": 6, "y": 24}  # a point of a card's strip that the next card does not cover
+
+
+def ask_hint(page: Page, how) -> str:
+    """H (or the menu), then the sentence it shows once the hinted table is drawn."""
+    how()
+    expect(page.locator(HINT)).to_be_visible()
+    expect(page.locator(HINTED).first).to_be_visible()
+    return page.locator(STATUS).inner_text()
+
+
+def test_a_learner_presses_h_before_every_choice_of_a_hand(page: Page, live_server):
+    start(page, live_server.url)
+    said = [ask_hint(page, lambda: page.keyboard.press("h"))]
+    kinds = check_hint(page, said[-1])
+    for code in page.locator(HINTED).evaluate_all(VALUES):
+        act(page, page.locator(f'{CARDS}[value="{code}"]'))
+    click_button(page, "Pass Left")
+    click_button(page, "OK")
+    while page.locator(CARDS).count():
+        expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+        said.append(ask_hint(page, lambda: page.keyboard.press("h")))
+        kinds += check_hint(page, said[-1])
+        act(page, page.locator(HINTED))
+    assert len(said) == 14 and all(len(hints.sentences(s)) >= 2 for s in said)
+    print("\n".join(said), "\n", sorted(set(kinds)))
+    assert state_in(page).tally.hints == 14  # the challenge's tally counted every hint
+
+
+def test_by_keyboard_alone_the_live_region_reads_each_sentence_once(page: Page, live_server):
+    listen(page)
+    start(page, live_server.url)
+    page.locator("#menu-game-button").focus()
+    page.keyboard.press("Tab")  # into the hand
+    told = []
+
+    def hint_by_key() -> str:
+        before = len(heard(page))
+        sentence = ask_hint(page, lambda: page.keyboard.press("h"))
+        expect(page.locator(HINT)).to_have_text(sentence)
+        now = heard(page)[before:]
+        assert now == [sentence], now  # read once, nothing else with it
+        told.append(sentence)
+        return sentence
+
+    def to(code: str) -> None:
+        index = page.locator(CARDS).evaluate_all(VALUES).index(code)
+        page.keyboard.press("Home")
+        for _ in range(index):
+            page.keyboard.press("ArrowRight")
+        expect(page.locator(f'{CARDS}[value="{code}"]')).to_be_focused()
+
+    check_hint(page, hint_by_key())
+    for code in page.locator(HINTED).evaluate_all(VALUES):
+        to(code)
+        keys(page, "Space")
+    keys(page, "Enter")  # Pass Left
+    keys(page, "Enter")  # OK
+    while page.locator(CARDS).count():
+        check_hint(page, hint_by_key())
+        to(page.locator(HINTED).get_attribute("value"))
+        keys(page, "Enter")
+    assert len(told) == 14
+    spoken = heard(page)
+    for sentence in told:  # a hint is not told again by the redraws after it
+        assert sum(1 for s in spoken if sentence in s) == told.count(sentence)
+
+
+def test_without_javascript_the_page_is_drawn_with_the_sentence(fresh_context, live_server):
+    context = fresh_context(java_script_enabled=False, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(live_server.url)
+    give_name(page)
+
+    def by_menu() -> None:
+        page.locator("#menu-game-button").hover()
+        page.get_by_role("menuitem", name="Hint").click()
+
+    check_hint(page, ask_hint(page, by_menu))
+    for code in page.locator(HINTED).evaluate_all(VALUES):
+        page.locator(f'{CARDS}[value="{code}"]').click(position=EDGE)  # its visible strip
+    page.get_by_role("button", name="Pass Left").click()
+    page.get_by_role("button", name="OK").click()
+    plays = 0
+    while page.locator(CARDS).count():
+        check_hint(page, ask_hint(page, by_menu))
+        page.locator(HINTED).click(position=EDGE)
+        plays += 1
+    assert plays == 13
+
+
+def test_on_a_320_pixel_phone_the_sentence_wraps_and_nothing_is_hidden(fresh_context, live_server):
+    context = fresh_context(
+        viewport={"width": 320, "height": 568}, reduced_motion="reduce", bypass_csp=True
+    )
+    page = context.new_page()
+    start(page, live_server.url)
+    axe = Axe(page)
+    for step in ("passing", "playing"):
+        check_hint(page, ask_hint(page, lambda: page.keyboard.press("h")))
+        box = page.locator(HINT).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 320, box
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 568, box
+        cut = page.locator("#status").evaluate("e => e.scrollWidth > e.clientWidth")
+        assert not cut, "the status bar cuts the sentence short"
+        for card in page.locator(HINTED).all():
+            card_box = card.bounding_box()
+            assert card_box["y"] >= 0 and card_box["y"] + 10 <= 568, card_box  # still in view
+        axe.check(f"hint while {step}, 320 px")
+        if step == "passing":
+            for code in page.locator(HINTED).evaluate_all(VALUES):
+                act(page, page.locator(f'{CARDS}[value="{code}"]'))
+            click_button(page, "Pass Left")
+            click_button(page, "OK")
+    assert not axe.found, axe.found
+    page.screenshot(path="/tmp/hintwhy-320.png")
+
+
+def test_a_queen_with_two_lower_spades_and_a_moon_after_nine_tricks(fresh_context, live_server):
+    page = fresh_context(bypass_csp=True).new_page()
+    axe = Axe(page)
+    for position, kind in ((QUEEN_AND_TWO_SPADES, "queen"), (BEN_HAS_EVERY_POINT, "moon against")):
+        state = PlayerState()
+        state.options.name = "Ada"
+        state.game = craft(**position)
+        open_at(page, live_server.url, state)
+        said = ask_hint(page, lambda: page.keyboard.press("h"))
+        print(said)
+        assert kind in check_hint(page, said)
+        axe.check(f"hint: {kind}")
+    assert re.search(r"Ben has taken all 12 points so far and could shoot the moon", said)
+    assert not axe.found, axe.found
