@@ -84,6 +84,8 @@ def test_a_learner_presses_h_before_every_choice_of_a_hand(page: Page, live_serv
     assert len(said) == 14 and all(len(hints.sentences(s)) >= 2 for s in said)
     print("\n".join(said), "\n", sorted(set(kinds)))
     assert state_in(page).tally.hints == 14  # the challenge's tally counted every hint
+    page.keyboard.press("F1")  # Help lists it among our additions
+    expect(page.locator("#dialog-help")).to_contain_text("and says why in a sentence or two")
 
 
 def test_by_keyboard_alone_the_live_region_reads_each_sentence_once(page: Page, live_server):

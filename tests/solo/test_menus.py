@@ -147,6 +147,7 @@ def test_help_explains_rules_keys_and_our_additions(client):
         assert f'<th scope="row">{key}</th>' in page
     additions = page.split("<h2>Our additions</h2>", 1)[1]
     assert "we added them" in additions
+    assert "and says why in a sentence or two" in additions  # the hint's reasons (issue 45)
     for words in ("Numbered games", "reload", "Statistics", "Undo Card", "Hint", "26 off"):
         assert words in additions
 
