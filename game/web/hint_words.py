@@ -94,6 +94,12 @@ def lone_taker(game: Game) -> int | None:
     return next((s for s in range(4) if total and points[s] == total), None)
 
 
+def every_point(game: Game) -> str:
+    """ "the only point" or "all 9 points": every point taken this hand, by one seat."""
+    total = sum(game.hand_points())
+    return "the only point" if total == 1 else f"all {whole_points(total)}"
+
+
 def shown_void(game: Game, seat: int, suit: str) -> bool:
     """Whether ``seat`` has shown it holds no card of ``suit``: it played another suit to a
     trick led in it, this hand."""
@@ -190,11 +196,7 @@ def moon_sentence(
     point so far (the search's threat, and the cards taken agree)."""
     taker = lone_taker(game)
     if figures.shooting:
-        taken = (
-            f"you have taken all {whole_points(sum(game.hand_points()))} so far; "
-            if taker == seat
-            else ""
-        )
+        taken = f"you have taken {every_point(game)} so far; " if taker == seat else ""
         return (
             f"You are going for the moon: {taken}with {the(mine.card)} you make it "
             f"{share_text(mine.moon_own)} the computers imagine."
@@ -204,7 +206,7 @@ def moon_sentence(
         return ""
     name = names[threat]
     return (
-        f"{name} has taken all {whole_points(sum(game.hand_points()))} so far and could shoot "
+        f"{name} has taken {every_point(game)} so far and could shoot "
         f"the moon: after {the(mine.card)}, {name} shoots it {share_text(mine.moon_against)} "
         "the computers imagine."
     )

@@ -37,6 +37,15 @@ def amount(text: str) -> float:
     return float(number)
 
 
+def taken(text: str) -> int:
+    """ "the only point" -> 1, "all 9 points" -> 9."""
+    if text == "the only point":
+        return 1
+    number = int(text.split(" ")[1])
+    assert number > 1, f"all {text}: one point is 'the only point'"
+    return number
+
+
 def share(text: str) -> tuple[float, float]:
     """The range of shares a share's words allow: "in 9 of 10 deals" -> (0.85, 0.95)."""
     if text == "in every deal":
@@ -79,6 +88,7 @@ def below_queen(cards: list[str]) -> int:
 
 
 POINTS = r"(no points|\d+(?:\.\d)? points?)"
+TAKEN = r"(the only point|all \d+ points)"  # "all 9 points", never "all 1 points"
 SHARE = r"(in every deal|in no deal|in \d of 10 deals)"
 
 
@@ -139,26 +149,26 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
             assert listed[0] == figures.card and set(listed) == close | {figures.card}, sentence
             kinds.append("close")
         elif m := re.fullmatch(
-            rf"(\w+) has taken all {POINTS} so far and could shoot the moon: after the (.+), "
+            rf"(\w+) has taken {TAKEN} so far and could shoot the moon: after the (.+), "
             rf"(\w+) shoots it {SHARE} the computers imagine\.",
             sentence,
         ):
             taker = names.index(m.group(1))
             points = game.hand_points()
             assert taker == figures.threat and m.group(4) == m.group(1), sentence
-            assert points[taker] == sum(points) == amount(m.group(2)) > 0, sentence
+            assert points[taker] == sum(points) == taken(m.group(2)) > 0, sentence
             assert code_of(m.group(3)) == figures.card
             assert within(mine.moon_against, share(m.group(5))), (sentence, mine)
             kinds.append("moon against")
         elif m := re.fullmatch(
-            rf"You are going for the moon: (?:you have taken all {POINTS} so far; )?with the "
+            rf"You are going for the moon: (?:you have taken {TAKEN} so far; )?with the "
             rf"(.+) you make it {SHARE} the computers imagine\.",
             sentence,
         ):
             assert figures.shooting and code_of(m.group(2)) == figures.card, sentence
             if m.group(1):
                 points = game.hand_points()
-                assert points[seat] == sum(points) == amount(m.group(1)) > 0, sentence
+                assert points[seat] == sum(points) == taken(m.group(1)) > 0, sentence
             assert within(mine.moon_own, share(m.group(3))), (sentence, mine)
             kinds.append("moon own")
         elif m := re.fullmatch(

@@ -129,6 +129,24 @@ def test_a_moon_against_you_names_the_seat_that_has_every_point_after_nine_trick
     assert kinds == ["moon against", "clean", "tempting", "void"]
 
 
+def test_one_point_taken_is_the_only_point_never_all_1_points():
+    hands = {
+        0: "8C 5H 8H QS 2S 3S 4S 2D 3D 4D 9D",
+        1: "9C 3H 6H 9H 5S 6S 7S 5D 6D 7D 8D",
+        2: "TH JH 8S 9S TS JS KS AS TD JD 4H",
+    }
+    game = craft(hands, ("0 2C 3C 4C AC", "3 KC 5C 6C 2H"))
+    assert game.hand_points() == (0, 0, 0, 1) and game.turn == 3
+    figures = PlayFigures("QC", (card("QC", 6.0), card("JC", 7.0)), threat=3, shooting=True)
+    text = hint_text(game, 3, figures, NAMES)
+    assert "You are going for the moon: you have taken the only point so far; " in text
+    assert "all 1 point" not in text
+    hints.check_play(text, game, 3, figures, NAMES)
+    figures = dataclasses.replace(figures, shooting=False)
+    text = hint_text(game, 3, figures, NAMES)
+    assert "moon" not in text  # the threat is the seat itself: no claim
+
+
 def test_no_claim_about_a_seat_the_cards_played_do_not_bear_out():
     game = craft(**BEN_HAS_EVERY_POINT)
     wrong = PlayFigures("2S", (card("2S", 1.0), card("QS", 9.0)), threat=2, shooting=False)
