@@ -24,7 +24,8 @@ from game.engine import Card, Game, Phase
 if TYPE_CHECKING:
     from game.players import CardFigures, PassFigures, PassReason, PlayFigures
 
-CLOSE = 0.5  # mean points by the hand's end within which two cards are too close to call
+MOON_GAP = 0.1  # a card whose moons against you come this much more often is named beside it
+CLOSE = 0.5  # mean points for the hand within which two cards are too close to call
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}
 NUMBER_WORDS = (
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -65,18 +66,21 @@ def mean_points(x: float) -> str:
     if tenths == 0:
         return "no points"
     text = f"{tenths // 10}" if tenths % 10 == 0 else f"{tenths / 10:.1f}"
-    return f"{text} point{'' if tenths == 10 else 's'}"
+    return f"{text} point{'' if abs(tenths) == 10 else 's'}"
 
 
 def share_text(share: float) -> str:
-    """A share of the deals searched, in tenths: "in every deal", "in 9 of 10 deals", "in no
-    deal"; a share that is neither all nor none never rounds to either."""
+    """A share of the deals searched, in tenths: "in every deal", "in more than 9 of 10
+    deals", "in 9 of 10 deals", ..., "in fewer than 1 of 10 deals", "in no deal"."""
     if share >= 1.0:
         return "in every deal"
     if share <= 0.0:
         return "in no deal"
-    tenths = min(9, max(1, round(share * 10)))
-    return f"in {tenths} of 10 deals"
+    if share < 0.05:
+        return "in fewer than 1 of 10 deals"
+    if share >= 0.95:
+        return "in more than 9 of 10 deals"
+    return f"in {round(share * 10)} of 10 deals"
 
 
 def listing(parts: Sequence[str]) -> str:
@@ -141,32 +145,46 @@ def play_reason(game: Game, seat: int, figures: PlayFigures, names: Sequence[str
         key=lambda c: (c.points, c.card),
     )
     if close:
-        said.append(as_good_sentence(mine, close))
+        said.append(as_good_sentence(game, seat, mine, close))
     else:
-        said.append(clean_sentence(mine))
-        other = tempting(game, seat, figures, mine)
-        said.append(
-            f"With {the(other.card)} you would take {mean_points(other.trick_points)} on this "
-            f"trick on average, and {mean_points(other.points)} by the hand's end."
-        )
+        said.append(clean_sentence(game, seat, mine))
+        said.append(tempting_sentence(game, seat, tempting(game, seat, figures, mine)))
     said.append(voids_sentence(game, seat, names))
     return " ".join(part for part in said if part)
 
 
-def clean_sentence(mine: CardFigures) -> str:
+def hand_end(game: Game, seat: int, figures: CardFigures) -> float:
+    """The seat's mean score for the hand with that card: the points it holds now (every seat
+    has seen them taken) and the search's mean from now to the hand's end (a moon scored as
+    the hand's score scores it: a moon of your own takes back what you hold)."""
+    return game.hand_points()[seat] + figures.points
+
+
+def tempting_sentence(game: Game, seat: int, other: CardFigures) -> str:
+    """ "With the king of clubs you would take 3.1 points on this trick on average, and end the
+    hand with 5 points." """
+    ending = f"end the hand with {mean_points(hand_end(game, seat, other))}"
+    if round(other.trick_points * 10) == 0:
+        return f"With {the(other.card)} you would {ending}."
+    taking = f"take {mean_points(other.trick_points)} on this trick on average"
+    return f"With {the(other.card)} you would {taking}, and {ending}."
+
+
+def clean_sentence(game: Game, seat: int, mine: CardFigures) -> str:
     """How often the hint's card keeps this trick's points off you, and what you take in all."""
     if mine.clean <= 0.0:
         clean = "you take points on this trick in every deal the computers imagine"
     else:
         clean = f"you take no points on this trick {share_text(mine.clean)} the computers imagine"
-    return f"With it {clean}, and {mean_points(mine.points)} by the hand's end on average."
+    ending = mean_points(hand_end(game, seat, mine))
+    return f"With it {clean}, and end the hand with {ending} on average."
 
 
-def as_good_sentence(mine: CardFigures, close: Sequence[CardFigures]) -> str:
+def as_good_sentence(game: Game, seat: int, mine: CardFigures, close: Sequence[CardFigures]) -> str:
     """Too close to call: the cards within ``CLOSE`` of the hint's, each with its figure."""
-    each = [f"{the(c.card)}, {mean_points(c.points)}" for c in (mine, *close)]
+    each = [f"{the(c.card)}, {mean_points(hand_end(game, seat, c))}" for c in (mine, *close)]
     return (
-        "Any of these is as good, by the points you take by the hand's end on average in the "
+        "Any of these is as good, by your points at the hand's end on average in the "
         f"deals the computers imagine: {'; '.join(each)}."
     )
 
@@ -202,13 +220,22 @@ def moon_sentence(
             f"{share_text(mine.moon_own)} the computers imagine."
         )
     threat = figures.threat
+    candidates = figures.candidates
     if threat is None or threat == seat or taker != threat:
         return ""
+    if not any(c.moon_against > 0 for c in candidates):
+        return ""  # no moon in any deal the search imagined: none in play to speak of
     name = names[threat]
+    worst = max(candidates, key=lambda c: (c.moon_against, c.card))
+    other = (
+        f", after {the(worst.card)} {share_text(worst.moon_against)}"
+        if worst.moon_against >= mine.moon_against + MOON_GAP
+        else ""
+    )
     return (
-        f"{name} has taken {every_point(game)} so far and could shoot "
-        f"the moon: after {the(mine.card)}, {name} shoots it {share_text(mine.moon_against)} "
-        "the computers imagine."
+        f"{name} has taken {every_point(game)} so far and could shoot the moon: after "
+        f"{the(mine.card)}, {name} shoots it {share_text(mine.moon_against)} the computers "
+        f"imagine{other}."
     )
 
 

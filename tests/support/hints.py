@@ -32,7 +32,7 @@ def amount(text: str) -> float:
     if text == "no points":
         return 0.0
     number, noun = text.split(" ")
-    assert noun == ("point" if number == "1" else "points"), f"plural wrong in {text!r}"
+    assert noun == ("point" if number in ("1", "-1") else "points"), f"plural wrong: {text!r}"
     assert not number.endswith(".0"), text
     return float(number)
 
@@ -52,10 +52,12 @@ def share(text: str) -> tuple[float, float]:
         return (1.0, 1.0)
     if text == "in no deal":
         return (0.0, 0.0)
+    if text == "in fewer than 1 of 10 deals":
+        return (1e-9, 0.05)
+    if text == "in more than 9 of 10 deals":
+        return (0.95, 1 - 1e-9)
     tenths = int(re.fullmatch(r"in (\d) of 10 deals", text).group(1))
-    low = 0.0 if tenths == 1 else (tenths - 0.5) / 10
-    high = 1.0 if tenths == 9 else (tenths + 0.5) / 10
-    return (low, high)
+    return ((tenths - 0.5) / 10, (tenths + 0.5) / 10)
 
 
 def within(value: float, bounds: tuple[float, float]) -> bool:
@@ -87,9 +89,9 @@ def below_queen(cards: list[str]) -> int:
     return sum(1 for c in cards if c[1] == "S" and Card.parse(c).index < Card.parse("QS").index)
 
 
-POINTS = r"(no points|\d+(?:\.\d)? points?)"
+POINTS = r"(no points|-?\d+(?:\.\d)? points?)"
 TAKEN = r"(the only point|all \d+ points)"  # "all 9 points", never "all 1 points"
-SHARE = r"(in every deal|in no deal|in \d of 10 deals)"
+SHARE = r"(in every deal|in no deal|in (?:fewer than 1|more than 9|\d) of 10 deals)"
 
 
 def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> list[str]:
@@ -100,6 +102,7 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
     assert code_of(head.group(1)) == figures.card, text
     by_card = {c.card: c for c in figures.candidates}
     mine = by_card.get(figures.card)
+    held = sum(1 for c in game.taken(seat) if c[1] == "H") + 13 * ("QS" in game.taken(seat))
     kinds = []
     for sentence in said:
         if sentence == "It is the only card you may play.":
@@ -110,32 +113,34 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
             kinds.append("same")
         elif m := re.fullmatch(
             rf"With it you take no points on this trick {SHARE} the computers imagine, and "
-            rf"{POINTS} by the hand's end on average\.",
+            rf"end the hand with {POINTS} on average\.",
             sentence,
         ):
             assert within(mine.clean, share(m.group(1))), (sentence, mine)
-            assert near(amount(m.group(2)), mine.points), (sentence, mine)
+            assert near(amount(m.group(2)), held + mine.points), (sentence, mine)
             assert all(c.points >= mine.points + CLOSE for c in figures.candidates if c is not mine)
             kinds.append("clean")
         elif m := re.fullmatch(
             rf"With it you take points on this trick in every deal the computers imagine, and "
-            rf"{POINTS} by the hand's end on average\.",
+            rf"end the hand with {POINTS} on average\.",
             sentence,
         ):
-            assert mine.clean <= 0.0 and near(amount(m.group(1)), mine.points), sentence
+            assert mine.clean <= 0.0 and near(amount(m.group(1)), held + mine.points), sentence
             kinds.append("clean")
         elif m := re.fullmatch(
-            rf"With the (.+) you would take {POINTS} on this trick on average, and {POINTS} by "
-            r"the hand's end\.",
+            rf"With the (.+) you would (?:take {POINTS} on this trick on average, and )?end the "
+            rf"hand with {POINTS}\.",
             sentence,
         ):
             other = by_card[code_of(m.group(1))]
             assert other is not mine and other.points >= mine.points + CLOSE, sentence
-            assert near(amount(m.group(2)), other.trick_points), (sentence, other)
-            assert near(amount(m.group(3)), other.points), (sentence, other)
+            said_trick = amount(m.group(2)) if m.group(2) else 0.0
+            assert said_trick != 0.0 or not m.group(2), "no points said as taken"
+            assert near(said_trick, other.trick_points), (sentence, other)
+            assert near(amount(m.group(3)), held + other.points), (sentence, other)
             kinds.append("tempting")
         elif m := re.fullmatch(
-            r"Any of these is as good, by the points you take by the hand's end on average in "
+            r"Any of these is as good, by your points at the hand's end on average in "
             r"the deals the computers imagine: (.+)\.",
             sentence,
         ):
@@ -143,16 +148,21 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
             for part in m.group(1).split("; "):
                 name, points = re.fullmatch(rf"the (.+), {POINTS}", part).groups()
                 card = by_card[code_of(name)]
-                assert near(amount(points), card.points), (sentence, card)
+                assert near(amount(points), held + card.points), (sentence, card)
                 listed.append(card.card)
             close = {c.card for c in figures.candidates if c.points < mine.points + CLOSE}
             assert listed[0] == figures.card and set(listed) == close | {figures.card}, sentence
             kinds.append("close")
         elif m := re.fullmatch(
             rf"(\w+) has taken {TAKEN} so far and could shoot the moon: after the (.+), "
-            rf"(\w+) shoots it {SHARE} the computers imagine\.",
+            rf"(\w+) shoots it {SHARE} the computers imagine(?:, after the (.+) {SHARE})?\.",
             sentence,
         ):
+            if m.group(6):
+                worst = by_card[code_of(m.group(6))]
+                assert within(worst.moon_against, share(m.group(7))), (sentence, worst)
+                assert worst.moon_against >= mine.moon_against + 0.1 - 1e-9, sentence
+            assert any(c.moon_against > 0 for c in figures.candidates), sentence
             taker = names.index(m.group(1))
             points = game.hand_points()
             assert taker == figures.threat and m.group(4) == m.group(1), sentence

@@ -49,13 +49,15 @@ def test_whole_numbers_and_counts_say_1_point_and_2_points():
 
 
 def test_a_share_is_said_in_tenths_and_only_all_is_every_deal():
-    said = [share_text(s) for s in (0.0, 0.01, 0.5, 0.96, 0.999, 1.0)]
+    said = [share_text(s) for s in (0.0, 0.01, 0.06, 0.5, 0.94, 0.96, 0.999, 1.0)]
     assert said == [
         "in no deal",
+        "in fewer than 1 of 10 deals",
         "in 1 of 10 deals",
         "in 5 of 10 deals",
         "in 9 of 10 deals",
-        "in 9 of 10 deals",
+        "in more than 9 of 10 deals",
+        "in more than 9 of 10 deals",
         "in every deal",
     ]
 
@@ -78,9 +80,10 @@ def test_a_clear_hint_compares_its_card_with_the_highest_that_follows_suit():
     )
     text = hint_text(game, 0, figures, NAMES)
     assert text.startswith("Hint: play the five of clubs. With it you take no points on this ")
-    assert "in 9 of 10 deals the computers imagine, and 2.3 points by the hand's end" in text
+    assert "in 9 of 10 deals the computers imagine, and end the hand with 2.3 points on" in text
     assert (
-        "With the eight of clubs you would take 3.1 points on this trick on average, and 5 " in text
+        "With the eight of clubs you would take 3.1 points on this trick on average, and end the "
+        "hand with 5 points." in text
     )
     assert hints.check_play(text, game, 0, figures, NAMES) == ["clean", "tempting"]
 
@@ -124,7 +127,9 @@ def test_a_moon_against_you_names_the_seat_that_has_every_point_after_nine_trick
     )
     text = hint_text(game, 0, figures, NAMES)
     assert "Ben has taken all 12 points so far and could shoot the moon: after the two of " in text
-    assert "Ben shoots it in 6 of 10 deals the computers imagine." in text
+    assert (
+        "Ben shoots it in 6 of 10 deals the computers imagine, after the queen of spades " in text
+    )
     kinds = hints.check_play(text, game, 0, figures, NAMES)
     assert kinds == ["moon against", "clean", "tempting", "void"]
 
@@ -153,6 +158,15 @@ def test_no_claim_about_a_seat_the_cards_played_do_not_bear_out():
     text = hint_text(game, 0, wrong, NAMES)
     assert "Michele has" not in text.replace("Michele has shown no diamonds", "")
     assert "moon" not in text
+
+
+def test_a_threat_no_imagined_deal_sees_shoot_is_not_spoken_of():
+    game = craft(**BEN_HAS_EVERY_POINT)
+    calm = PlayFigures("2S", (card("2S", 1.0), card("QS", 9.0, 0.0, 1.0)), threat=3, shooting=False)
+    text = hint_text(game, 0, calm, NAMES)
+    assert "moon" not in text
+    assert "With the queen of spades you would end the hand with 9 points." in text
+    assert hints.check_play(text, game, 0, calm, NAMES) == ["clean", "tempting", "void"]
 
 
 def test_your_own_moon_is_said_with_the_share_the_search_makes_it_in():
