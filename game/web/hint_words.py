@@ -171,11 +171,12 @@ def tempting_sentence(game: Game, seat: int, other: CardFigures) -> str:
 
 
 def clean_sentence(game: Game, seat: int, mine: CardFigures) -> str:
-    """How often the hint's card keeps this trick's points off you, and what you take in all."""
-    if mine.clean <= 0.0:
-        clean = "you take points on this trick in every deal the computers imagine"
-    else:
+    """How often the hint's card keeps this trick's points off you (or, where it mostly does
+    not, how often it takes some), and your score for the hand."""
+    if mine.clean >= 0.5:
         clean = f"you take no points on this trick {share_text(mine.clean)} the computers imagine"
+    else:
+        clean = f"you take points on this trick {share_text(1 - mine.clean)} the computers imagine"
     ending = mean_points(hand_end(game, seat, mine))
     return f"With it {clean}, and end the hand with {ending} on average."
 
@@ -309,7 +310,7 @@ def passed_sentence(reason: PassReason) -> str:
             "spade trick."
         )
     if why == "high_heart":
-        return f"Pass {card}: a high heart wins tricks full of hearts."
+        return f"Pass {card}: a heart this high can win tricks full of hearts."
     if why == "high":
         length = int(facts.get("suit_length", 0))
         suit = SUIT_NAMES[reason.card[1]]

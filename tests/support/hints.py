@@ -112,20 +112,14 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
             assert not figures.candidates and len(game.legal_plays(seat)) > 1
             kinds.append("same")
         elif m := re.fullmatch(
-            rf"With it you take no points on this trick {SHARE} the computers imagine, and "
+            rf"With it you take (no )?points on this trick {SHARE} the computers imagine, and "
             rf"end the hand with {POINTS} on average\.",
             sentence,
         ):
-            assert within(mine.clean, share(m.group(1))), (sentence, mine)
-            assert near(amount(m.group(2)), held + mine.points), (sentence, mine)
+            clean = mine.clean if m.group(1) else 1 - mine.clean  # "no points" or "points"
+            assert clean >= 0.5 and within(clean, share(m.group(2))), (sentence, mine)
+            assert near(amount(m.group(3)), held + mine.points), (sentence, mine)
             assert all(c.points >= mine.points + CLOSE for c in figures.candidates if c is not mine)
-            kinds.append("clean")
-        elif m := re.fullmatch(
-            rf"With it you take points on this trick in every deal the computers imagine, and "
-            rf"end the hand with {POINTS} on average\.",
-            sentence,
-        ):
-            assert mine.clean <= 0.0 and near(amount(m.group(1)), held + mine.points), sentence
             kinds.append("clean")
         elif m := re.fullmatch(
             rf"With the (.+) you would (?:take {POINTS} on this trick on average, and )?end the "
