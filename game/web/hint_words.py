@@ -285,9 +285,12 @@ def pass_reason(figures: PassFigures) -> str:
 
 
 def void_sentence(codes: Sequence[str], suit: str) -> str:
+    """ "Void your diamonds: ..." for the cards a pass that empties the suit gives (the head of
+    the hint has named them); "Pass the five of diamonds: ..." for one alone."""
     name = SUIT_NAMES.get(suit, "that suit")
     when = f"{name} are led" + (" after the first trick" if suit == "C" else "")
-    return f"Pass {cards_text(codes)}: with no {name} left, you may throw points when {when}."
+    head = f"Pass {the(codes[0])}" if len(codes) == 1 else f"Void your {name}"
+    return f"{head}: with no {name} left, you may throw points when {when}."
 
 
 def passed_sentence(reason: PassReason) -> str:

@@ -210,10 +210,14 @@ def check_pass(text: str, game: Game, seat: int, figures) -> list[str]:
             assert figures.shooting
             kinds.append("moon")
             continue
-        m = re.fullmatch(r"(Pass|Keep) (.+?): (.+)\.", sentence)
+        m = re.fullmatch(r"(Pass|Keep|Void your) (.+?): (.+)\.", sentence)
         assert m, sentence
         verb, cards, reason = m.groups()
-        codes = [code_of(n) for n in re.split(r", the | and the ", cards.removeprefix("the "))]
+        if verb == "Void your":  # every card of the suit passed: two or three of them
+            codes = [c for c in figures.cards if c[1] == SUITS[cards]]
+            assert len(codes) > 1 and all(why[c].why == "void" for c in codes), sentence
+        else:
+            codes = [code_of(n) for n in re.split(r", the | and the ", cards.removeprefix("the "))]
         if verb == "Keep":
             (card,) = codes
             r = kept[card]

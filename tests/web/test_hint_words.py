@@ -235,8 +235,8 @@ def test_a_void_is_one_sentence_for_its_cards_and_a_kept_stopper_is_said():
     )
     text = hint_text(game, 0, figures, NAMES)
     assert (
-        "Pass the three of clubs, the seven of clubs and the nine of clubs: with no clubs left, "
-        "you may throw points when clubs are led after the first trick." in text
+        ". Void your clubs: with no clubs left, you may throw points when clubs are led after the "
+        "first trick." in text
     )
     assert "Keep the king of hearts: it can stop a moon." in text
     assert "Keep the queen of spades: two lower spades guard it." in text
@@ -245,6 +245,31 @@ def test_a_void_is_one_sentence_for_its_cards_and_a_kept_stopper_is_said():
         "keep stopper",
         "keep queen_guarded",
     ]
+
+
+def test_a_void_of_one_card_names_it_and_a_false_void_is_caught():
+    hands = {
+        0: "QS 2S 5S 9C 3D 4D 8D JD 3H 6H 9H KH AH",
+        1: "AS KS 3S 4S 2C 4C 5C 2D 5D 2H 4H 5H 7H",
+        2: "6S 7S 8S 9S 6C 8C TC 6D 7D 9D 8H TH JH",
+    }
+    game = craft(hands, phase="passing", k=1)
+    figures = PassFigures(
+        ("9C", "QS", "KH"),
+        (
+            PassReason("QS", "queen", (("low_spades", 2), ("guards", 3))),
+            PassReason("9C", "void", (("suit", "C"),)),
+            PassReason("KH", "high_heart", (("suit_length", 5),)),
+        ),
+        (),
+        False,
+    )
+    text = hint_text(game, 0, figures, NAMES)
+    assert "Pass the nine of clubs: with no clubs left, you may throw points when clubs" in text
+    assert hints.check_pass(text, game, 0, figures) == ["queen", "void", "high_heart"]
+    other = craft(**QUEEN_AND_TWO_SPADES)  # two more clubs held: passing one voids nothing
+    with pytest.raises(AssertionError):
+        hints.check_pass(hint_text(other, 0, figures, NAMES), other, 0, figures)
 
 
 def test_an_unknown_reason_still_gets_a_sentence():
