@@ -4,16 +4,17 @@ Plays ``--hands`` hands of fixed games with four computer players and, at every 
 every seat (its pass, each of its cards), times on the same position:
 
 - a computer's decision, as the solo game asks it (``choose_pass`` / ``choose_play``);
+- the same search with its figures (``weigh_pass`` / ``weigh_play``);
 - the hint's answer: the seat core's ``seating.hint`` (``weigh_pass`` / ``weigh_play``, the
   same search with its figures), its sentence (``game.web.hint_words``) and the table's view
   model drawn with it for the seat (``game.web.table.build``), as the hint's page gets them;
 - the sentence alone.
 
-Prints the median and 99th percentile of each, and the hint's median over the decision's
-(the issue's target: a hint costs what a decision costs, plus its drawing). The compiled core
-is loaded and warmed before the clock runs; the form in use is printed first. Wall time of one
-thread: run it on a quiet machine (``flock /tmp/hearts-measure.lock``). A benchmark that
-prints figures; it asserts nothing.
+Prints the median and 99th percentile of each, plays and passes apart, and the hint's median
+over the decision's (the issue's target: a hint costs what a decision costs, plus its
+drawing). The compiled core is loaded and warmed before the clock runs; the form in use is
+printed first. Wall time of one thread: run it on a quiet machine (``flock
+/tmp/hearts-measure.lock``). A benchmark that prints figures; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ import time
 
 from game import seating
 from game.engine import Game, Phase
-from game.players import choose_pass, choose_play, jit
+from game.players import choose_pass, choose_play, jit, weigh_pass, weigh_play
 from game.web import table
 from game.web.hint_words import hint_text
 from game.web.player import PlayerState
 from tools.stats import percentile
 
 FIRST_NUMBER = 80_001
+WAYS = {"pass": (choose_pass, weigh_pass), "play": (choose_play, weigh_play)}
 NAMES = ["Ada", "Pauline", "Michele", "Ben"]
 
 
@@ -72,27 +74,38 @@ def main() -> None:
     print(f"players' core: {status} ({detail})")
     for game, seat in choices(FIRST_NUMBER - 1):  # warm every path before the clock runs
         hint_answer(game.copy(), seat)
-    times: dict[str, list[float]] = {"decision": [], "hint": [], "sentence": []}
+    times: dict[tuple[str, str], list[float]] = {}
     for number in range(FIRST_NUMBER, FIRST_NUMBER + args.hands):
         for game, seat in choices(number):
-            decide = choose_pass if game.phase == Phase.PASSING else choose_play
-            times["decision"].append(ms_of(decide, game.copy(), seat)[1])
+            kind = "pass" if game.phase == Phase.PASSING else "play"
+            decide, weigh = WAYS[kind]
+            times.setdefault((kind, "decision"), []).append(ms_of(decide, game.copy(), seat)[1])
+            times.setdefault((kind, "weigh"), []).append(ms_of(weigh, game.copy(), seat)[1])
             (found, status_line), ms = ms_of(hint_answer, game.copy(), seat)
-            times["hint"].append(ms)
+            times.setdefault((kind, "hint"), []).append(ms)
             names = ["You" if s == seat else n for s, n in enumerate(NAMES)]
             said, ms = ms_of(hint_text, game, seat, found.figures, names)
             assert said == status_line  # the sentence timed is the one the page shows
-            times["sentence"].append(ms)
-    print(f"{args.hands} hands, {len(times['hint'])} choices (passes and plays of every seat)")
-    for name, label in (
-        ("decision", "a computer's decision"),
-        ("hint", "the hint's answer (search, figures, sentence, view model)"),
-        ("sentence", "the sentence alone"),
-    ):
-        ms = times[name]
-        print(f"{label:58} median {statistics.median(ms):7.2f} ms   p99 {percentile(ms, 99):7.2f}")
-    ratio = statistics.median(times["hint"]) / statistics.median(times["decision"])
-    print(f"hint median / decision median: {ratio:.2f}")
+            times.setdefault((kind, "sentence"), []).append(ms)
+    plays, passes = len(times[("play", "hint")]), len(times.get(("pass", "hint"), []))
+    print(f"{args.hands} hands: {plays} plays and {passes} passes, of every seat")
+    for kind, plural in (("play", "plays"), ("pass", "passes")):
+        for name, label in (
+            ("decision", "a computer's decision (choose_)"),
+            ("weigh", "the same search with its figures (weigh_)"),
+            ("hint", "the hint's answer: figures, sentence, view model"),
+            ("sentence", "the sentence alone"),
+        ):
+            ms = times.get((kind, name))
+            if ms:
+                print(
+                    f"{plural:6}: {label:50} median {statistics.median(ms):7.2f} ms"
+                    f"   p99 {percentile(ms, 99):7.2f}"
+                )
+        ratio = statistics.median(times[(kind, "hint")]) / statistics.median(
+            times[(kind, "decision")]
+        )
+        print(f"{plural:6}: hint median / decision median {ratio:.2f}")
 
 
 if __name__ == "__main__":
