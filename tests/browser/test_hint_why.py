@@ -3,12 +3,14 @@ of a whole hand, passing and playing, by mouse, by keyboard alone with the live 
 listened to, without JavaScript, and on a 320-pixel phone; every sentence is read off the
 page and held against the search's figures for the same position, worked out here again from
 the game the browser's cookie holds (``weigh_play`` / ``weigh_pass``). The passing and moon
-sentences on positions built for them; axe on the hinted table."""
+sentences on positions built for them; axe on the hinted table; and at a network table, where
+the sentence is the seat's own search, read against the table's row."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from django.conf import settings
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 from playwright.sync_api import Page, expect
@@ -23,6 +25,7 @@ from tests.support.browser import (
     Axe,
     act,
     click_button,
+    deal_by_the_game_menu,
     give_name,
     heard,
     keys,
@@ -31,6 +34,7 @@ from tests.support.browser import (
     start,
 )
 from tests.support.engine import BEN_HAS_EVERY_POINT, QUEEN_AND_TWO_SPADES, craft
+from tests.support.network import table_of
 
 HINT = "#status .status-hint"
 HINTED = "#table .hand .card.hinted"
@@ -196,3 +200,31 @@ def test_a_queen_with_two_lower_spades_and_a_moon_after_nine_tricks(fresh_contex
         axe.check(f"hint: {kind}")
     assert re.search(r"Ben has taken all 12 points so far and could shoot the moon", said)
     assert not axe.found, axe.found
+
+
+@pytest.mark.django_db(transaction=True)
+def test_at_a_network_table_the_sentence_is_the_seats_own_search(fresh_context, live_server):
+    page = fresh_context(base_url=live_server.url, reduced_motion="reduce").new_page()
+    deal_by_the_game_menu(page, "Ada", 617)
+    code = re.search(r"/t/([^/]+)/", page.url).group(1)
+    page.keyboard.press("F2")  # computers in the three other seats
+    expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Pauline.")
+
+    def seen(said: str) -> list[str]:
+        state = table_of(code)[1]
+        game = state.game
+        if game.phase == "passing":
+            return hints.check_pass(said, game, 0, players.weigh_pass(game.copy(), 0))
+        names = ["You", *(seat.name for seat in state.seats[1:])]
+        return hints.check_play(said, game, 0, players.weigh_play(game.copy(), 0), names)
+
+    kinds = seen(ask_hint(page, lambda: page.keyboard.press("h")))
+    for card in page.locator(HINTED).evaluate_all(VALUES):
+        act(page, page.locator(f'{CARDS}[value="{card}"]'))
+    click_button(page, "Pass Left")
+    click_button(page, "OK")
+    for _ in range(3):
+        expect(page.locator(STATUS)).to_have_text("Select a card to play.", timeout=10_000)
+        kinds += seen(ask_hint(page, lambda: page.keyboard.press("h")))
+        act(page, page.locator(HINTED))
+    assert len(kinds) >= 4
