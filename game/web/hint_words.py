@@ -131,7 +131,8 @@ def play_text(game: Game, seat: int, figures: PlayFigures, names: Sequence[str])
 
 def play_reason(game: Game, seat: int, figures: PlayFigures, names: Sequence[str]) -> str:
     """Why the hint plays its card: its figures beside those of the card most tempting instead
-    (or, too close to call, every card as good), and a moon in view."""
+    (or, too close to call, every card as good), a card that would leave you fewer points (the
+    search counts more than that), a moon in view, a seat to play that has shown a void."""
     if not figures.candidates:
         if len(game.legal_plays(seat)) == 1:
             return "It is the only card you may play."
@@ -140,15 +141,20 @@ def play_reason(game: Game, seat: int, figures: PlayFigures, names: Sequence[str
     if mine is None:  # the contract says it cannot be; a sentence all the same, and a true one
         return "The computers' search chose it."
     said = [moon_sentence(game, seat, figures, mine, names)]
-    close = sorted(
-        (c for c in figures.candidates if c is not mine and c.points < mine.points + CLOSE),
-        key=lambda c: (c.points, c.card),
+    others = sorted(
+        (c for c in figures.candidates if c is not mine), key=lambda c: (c.points, c.card)
     )
+    close = [c for c in others if abs(c.points - mine.points) < CLOSE]
+    worse = [c for c in others if c.points >= mine.points + CLOSE]
+    better = [c for c in others if c.points <= mine.points - CLOSE]
     if close:
         said.append(as_good_sentence(game, seat, mine, close))
     else:
         said.append(clean_sentence(game, seat, mine))
-        said.append(tempting_sentence(game, seat, tempting(game, seat, figures, mine)))
+        if worse:
+            said.append(tempting_sentence(game, seat, tempting(game, worse)))
+    if better:  # rare: the search weighs more than your own points
+        said.append(better_sentence(game, seat, figures, better[0]))
     said.append(voids_sentence(game, seat, names))
     return " ".join(part for part in said if part)
 
@@ -168,6 +174,18 @@ def tempting_sentence(game: Game, seat: int, other: CardFigures) -> str:
         return f"With {the(other.card)} you would {ending}."
     taking = f"take {mean_points(other.trick_points)} on this trick on average"
     return f"With {the(other.card)} you would {taking}, and {ending}."
+
+
+def better_sentence(game: Game, seat: int, figures: PlayFigures, other: CardFigures) -> str:
+    """A card that leaves you fewer points than the hint's, which the search did not choose: it
+    ranks cards by more than your own points (the moon it plays for, or the points it leaves
+    to the others), and this says so rather than call the hint's card the cheaper."""
+    counts = "the moon it plays for" if figures.shooting else "the points the other players take"
+    return (
+        f"With {the(other.card)} you would end the hand with "
+        f"{mean_points(hand_end(game, seat, other))} on average, fewer; the computers' search "
+        f"also counts {counts}, and prefers {the(figures.card)}."
+    )
 
 
 def clean_sentence(game: Game, seat: int, mine: CardFigures) -> str:
@@ -190,10 +208,10 @@ def as_good_sentence(game: Game, seat: int, mine: CardFigures, close: Sequence[C
     )
 
 
-def tempting(game: Game, seat: int, figures: PlayFigures, mine: CardFigures) -> CardFigures:
-    """The card a player is most tempted by instead of the hint's: the highest that follows
-    suit, the queen of spades, the highest heart to throw; else the next best."""
-    others = [c for c in figures.candidates if c is not mine]
+def tempting(game: Game, others: Sequence[CardFigures]) -> CardFigures:
+    """Of ``others`` (cards the figures show costlier than the hint's), the one a player is
+    most tempted by: the highest that follows suit, the queen of spades, the highest heart to
+    throw; else the next best."""
     rank = {c.card: Card.parse(c.card).index for c in others}
     led = game.trick[0][1][1] if game.trick else None
     following = [c for c in others if led and c.card[1] == led]

@@ -102,6 +102,7 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
     assert code_of(head.group(1)) == figures.card, text
     by_card = {c.card: c for c in figures.candidates}
     mine = by_card.get(figures.card)
+    others = [c for c in figures.candidates if c is not mine]
     held = sum(1 for c in game.taken(seat) if c[1] == "H") + 13 * ("QS" in game.taken(seat))
     kinds = []
     for sentence in said:
@@ -119,8 +120,19 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
             clean = mine.clean if m.group(1) else 1 - mine.clean  # "no points" or "points"
             assert clean >= 0.5 and within(clean, share(m.group(2))), (sentence, mine)
             assert near(amount(m.group(3)), held + mine.points), (sentence, mine)
-            assert all(c.points >= mine.points + CLOSE for c in figures.candidates if c is not mine)
+            assert not [c for c in others if abs(c.points - mine.points) < CLOSE], sentence
             kinds.append("clean")
+        elif m := re.fullmatch(
+            rf"With the (.+) you would end the hand with {POINTS} on average, fewer; the "
+            r"computers' search also counts (the moon it plays for|the points the other players "
+            r"take), and prefers the (.+)\.",
+            sentence,
+        ):
+            other = by_card[code_of(m.group(1))]
+            assert other.points <= mine.points - CLOSE and code_of(m.group(4)) == figures.card
+            assert near(amount(m.group(2)), held + other.points), (sentence, other)
+            assert ("moon" in m.group(3)) == figures.shooting, sentence
+            kinds.append("better")
         elif m := re.fullmatch(
             rf"With the (.+) you would (?:take {POINTS} on this trick on average, and )?end the "
             rf"hand with {POINTS}\.",
@@ -144,7 +156,7 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
                 card = by_card[code_of(name)]
                 assert near(amount(points), held + card.points), (sentence, card)
                 listed.append(card.card)
-            close = {c.card for c in figures.candidates if c.points < mine.points + CLOSE}
+            close = {c.card for c in others if abs(c.points - mine.points) < CLOSE}
             assert listed[0] == figures.card and set(listed) == close | {figures.card}, sentence
             kinds.append("close")
         elif m := re.fullmatch(

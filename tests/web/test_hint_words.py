@@ -98,6 +98,25 @@ def test_cards_too_close_to_call_are_all_named_with_their_figures():
     assert hints.check_play(text, game, 0, figures, NAMES) == ["close", "void"]
 
 
+def test_a_card_that_leaves_you_fewer_points_is_said_and_the_hint_not_called_cheaper():
+    game = craft(**BEN_HAS_EVERY_POINT)
+    figures = PlayFigures(
+        "2S", (card("2S", 5.0), card("3S", 5.2), card("QS", 3.0), card("4S", 9.0)), None, False
+    )
+    text = hint_text(game, 0, figures, NAMES)
+    assert "Any of these is as good, by your points at the hand's end on average" in text
+    assert "the two of spades, 5 points; the three of spades, 5.2 points." in text  # not the queen
+    assert (
+        "With the queen of spades you would end the hand with 3 points on average, fewer; the "
+        "computers' search also counts the points the other players take, and prefers the two of "
+        "spades." in text
+    )
+    assert hints.check_play(text, game, 0, figures, NAMES) == ["close", "better", "void"]
+    shooting = dataclasses.replace(figures, shooting=True, candidates=figures.candidates[2:])
+    text = hint_text(game, 0, dataclasses.replace(shooting, card="4S"), NAMES)
+    assert "also counts the moon it plays for, and prefers the four of spades." in text
+
+
 def test_a_forced_card_says_it_is_the_only_one_or_that_all_come_to_the_same():
     hands = {0: "QS 2S 3S", 1: "5S 6S 7S 8D", 2: "TS JS KS AS"}
     game = craft(hands, (*BEN_HAS_EVERY_POINT["tricks"][:-1], "3 AD 4S"))
