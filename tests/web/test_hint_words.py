@@ -9,6 +9,7 @@ import dataclasses
 import pytest
 
 from game import players
+from game.engine import Game
 from game.players import CardFigures, PassFigures, PassReason, PlayFigures
 from game.web import hint_words
 from game.web.hint_words import count, hint_text, mean_points, share_text, whole_points
@@ -320,3 +321,26 @@ def test_every_hint_of_a_real_game_agrees_with_the_search(seed):
         assert figures.card == players.choose_play(game, seat)
         names = [("You" if s == seat else n) for s, n in enumerate(["Ada", *NAMES[1:]])]
         hints.check_play(hint_text(game, seat, figures, names), game, seat, figures, names)
+
+
+@pytest.mark.parametrize("number", [500, 501, 502, 503, 504, 505])
+def test_every_choice_of_whole_hands_is_said_truly(number):
+    """Every pass and every card of every seat of a hand the computers play, each sentence read
+    back against the figures of that very decision."""
+    game = Game.at_hand(number, 1 + number % 4)
+    kinds: list[str] = []
+    if game.phase == "passing":
+        passes = []
+        for seat in range(4):
+            figures = players.weigh_pass(game, seat)
+            kinds += hints.check_pass(hint_text(game, seat, figures, NAMES), game, seat, figures)
+            passes.append(list(figures.cards))
+        for seat in range(4):
+            game.pass_cards(seat, passes[seat])
+    while game.phase == "playing":
+        seat = game.turn
+        figures = players.weigh_play(game, seat)
+        names = ["You" if s == seat else n for s, n in enumerate(["Ada", *NAMES[1:]])]
+        kinds += hints.check_play(hint_text(game, seat, figures, names), game, seat, figures, names)
+        game.play(seat, figures.card)
+    assert len(kinds) >= 52
