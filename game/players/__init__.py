@@ -11,8 +11,21 @@ from game.engine import DECK, Game, Phase
 from . import jit
 from .brain import decide_pass, decide_play
 from .view import View, view_of
+from .weigh import CardFigures, PassFigures, PassReason, PlayFigures, weigh_pass, weigh_play
 
-__all__ = ["View", "choose_even_play", "choose_pass", "choose_play", "view_of"]
+__all__ = [
+    "CardFigures",
+    "PassFigures",
+    "PassReason",
+    "PlayFigures",
+    "View",
+    "choose_even_play",
+    "choose_pass",
+    "choose_play",
+    "view_of",
+    "weigh_pass",
+    "weigh_play",
+]
 
 
 def choose_pass(game: Game, seat: int) -> list[str]:

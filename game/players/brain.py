@@ -8,6 +8,7 @@ same position gives the same card on any machine.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 
 from game.engine import DECK, SplitMix64
@@ -101,6 +102,15 @@ def decide_play(view: View, core, even: bool = False, budget: int | None = None)
     budget on that card). A forced card does the same work as a searched one, so the answer's
     time does not tell how many legal cards the seat had. The card chosen is the same either
     way: a search that goes on with one card left can only choose that card."""
+    searched = search_play(view, core, even, budget)
+    return searched if isinstance(searched, int) else searched.card
+
+
+def search_play(
+    view: View, core, even: bool = False, budget: int | None = None, figures: bool = False
+) -> int | Searched:
+    """``decide_play``'s work: the forced card (an int) when there is nothing to weigh, else
+    the search's ``Searched`` (with its ``figures`` table recorded if asked)."""
     know = knowledge_of(view)
     first = not view.tricks
     broken = bool(know.gone & HEART_MASK)
@@ -113,9 +123,9 @@ def decide_play(view: View, core, even: bool = False, budget: int | None = None)
             # binds, a search's work grows with its candidates, and three is the usual number
             held = list(cards_of(know.hand))
             shadow = [held[0], held[len(held) // 2], held[-1]] if len(held) > 2 else held
-            _search(view, know, shadow, first, broken, core, budget, full=True)
+            _search(Root.of(view, know, shadow, first, broken, core, False), budget, True)
         return candidates[0]
-    return _search(view, know, candidates, first, broken, core, budget, full=even)
+    return _search(Root.of(view, know, candidates, first, broken, core, figures), budget, even)
 
 
 def distinct_cards(legal: int, know: Knowledge) -> list[int]:
@@ -134,114 +144,157 @@ def distinct_cards(legal: int, know: Knowledge) -> list[int]:
     return reps
 
 
-def _search(
-    view: View,
-    know: Knowledge,
-    candidates: list[int],
-    first: bool,
-    broken: bool,
-    core,
-    budget: int,
-    full: bool = False,
-) -> int:
-    Tally.searches += 1
-    me = view.seat
-    remaining = len(DECK) - view.cards_played
-    rng = SplitMix64.for_key(PLAY_STREAM, view.number, view.hand_number, view.cards_played, me)
-    leader = view.trick_leader if view.trick_leader is not None else me
-    pts = list(know.pts)
-    ntricks = len(view.tricks)
-    threat = moon_threat(pts, ntricks)
+@dataclass(slots=True)
+class Root:
+    """A search's fixed inputs: the options weighed (a card and a moon plan: -1, or our seat
+    playing for the moon), the heuristic's own card, and the position in ``core``'s containers.
+    """
+
+    view: View
+    know: Knowledge
+    core: object
+    options: list[tuple[int, int]]
+    fallback: int
+    leader: int
+    hunter: int
+    figures: object  # None, or ``sim.table_reals``: a row of ``sim.FIG_*`` an option
+    trick: object = None
+    pts: object = None
+    cards: object = None
+    plans: object = None
+    record: object = None
+
+    @classmethod
+    def of(cls, view, know, candidates, first, broken, core, figures) -> Root:
+        me = view.seat
+        leader = view.trick_leader if view.trick_leader is not None else me
+        options = [(card, -1) for card in candidates]
+        if know.pts[me] == sum(know.pts) and moon_strength(know.hand) >= MOON_STRENGTH:
+            options += [(card, me) for card in candidates]
+        fallback = _fallback(view, know, first, broken, leader)
+        table = core.table_reals(len(options), core.FIG_COLUMNS) if figures else None
+        root = cls(view, know, core, options, fallback, leader, suspect(know), table)
+        root.trick = core.buffer([*view.trick, 0, 0, 0, 0][:4])
+        root.pts = core.buffer(list(know.pts))
+        root.cards = core.buffer([card for card, _ in options])
+        root.plans = core.buffer([plan for _, plan in options])
+        root.record = core.buffer([0] * 52)
+        return root
+
+
+def _fallback(view: View, know: Knowledge, first: bool, broken: bool, leader: int) -> int:
+    """The heuristic's own card (``sim.pick``), which wins a near tie."""
+    threat = moon_threat(list(know.pts), len(view.tricks))
     win, win_i, tpts = table_state(view.trick)
-    fallback = pick(
-        know.hand,
-        len(view.trick),
-        win,
-        tpts,
-        first,
-        broken,
-        know.gone,
-        threat == me,
-        threat,
-        (leader + win_i) % 4,
-        _shown_voids(know),
+    return pick(
+        know.hand, len(view.trick), win, tpts, first, broken, know.gone, threat == view.seat,
+        threat, (leader + win_i) % 4, _shown_voids(know),
+    )  # fmt: skip
+
+
+@dataclass(slots=True)
+class Searched:
+    """What a search found: each option's total utility over the deals it was played in, the
+    options still in the running at the end, the weight of the deals they all saw, the card
+    chosen (``root_choice``) and the option that chose it."""
+
+    root: Root
+    totals: list[float]
+    alive: list[int]
+    weight: float
+    card: int = -1
+    chosen: int = -1
+
+
+def _search(root: Root, budget: int, full: bool) -> Searched:
+    """Deals drawn in two rounds, every option still in the running played in each; after the
+    first half of the budget, options trailing by ``PRUNE_MARGIN`` are dropped."""
+    Tally.searches += 1
+    view, core = root.view, root.core
+    remaining = len(DECK) - view.cards_played
+    rng = SplitMix64.for_key(
+        PLAY_STREAM, view.number, view.hand_number, view.cards_played, view.seat
     )
-    options = [(card, -1) for card in candidates]
-    if pts[me] == sum(pts) and moon_strength(know.hand) >= MOON_STRENGTH:
-        options += [(card, me) for card in candidates]
-    sampler = DealSampler(know)
-    # the loop over deals and candidates runs in ``core``, on its containers
-    cards = core.buffer([card for card, _ in options])
-    plans = core.buffer([plan for _, plan in options])
-    table = core.buffer([*view.trick, 0, 0, 0, 0][:4])
-    held = core.buffer(pts)
-    record = core.buffer([0] * 52)
-    sums = core.reals(len(options))
-    hunter = suspect(know)
-    plays = others_plays(view) if READ_MISS < 1.0 else []
-    columns = [core.buffer(column) for column in zip(*plays, strict=True)] if plays else []
-    alive = list(range(len(options)))
+    sampler = DealSampler(root.know)
+    found = Searched(root, [0.0] * len(root.options), list(range(len(root.options))), 0.0)
+    sums = core.reals(len(root.options))
     seen = 0
-    weight = 0.0
     most = budget // CARDS_PER_DEAL
     for round_ in range(2):
         share = budget // 2 if round_ == 0 else budget
+        alive = found.alive
         deals = max(MIN_DEALS if round_ == 0 else 0, share // (len(alive) * remaining))
         deals = min(deals, most - seen)
         if deals > 0:
             drawn = sampler.draw_many(rng, deals, core)
-            weights = core.buffer_reals([1.0] * deals)
-            if plays:
-                core.read_weights(drawn, deals, *columns, len(plays), READ_MISS, weights)
-            core.search_round(
-                drawn,
-                deals,
-                seen,
-                STOP_SHARE,
-                me,
-                leader,
-                table,
-                len(view.trick),
-                held,
-                know.gone,
-                ntricks,
-                cards,
-                plans,
-                core.buffer(alive),
-                len(alive),
-                view.moon_off_shooter,
-                OTHERS_CREDIT,
-                sums,
-                record,
-                hunter,
-                moon_odds(core, view, drawn, deals, hunter),
-                weights,
-                DEFEND,
-            )
-            weight += sum(float(w) for w in weights[:deals])
+            found.weight += _play_round(root, drawn, deals, seen, alive, sums)
         budget -= deals * len(alive) * remaining
         Tally.cards += deals * len(alive) * remaining
         seen += deals
-        totals = [float(t) for t in sums]
-        if weight:
-            best_mean = min(totals[k] for k in alive) / weight
-            alive = [k for k in alive if totals[k] / weight <= best_mean + PRUNE_MARGIN]
-        if (len(alive) == 1 and not full) or budget <= 0:
+        found.totals = [float(t) for t in sums]
+        if found.weight:
+            best_mean = min(found.totals[k] for k in alive) / found.weight
+            found.alive = [
+                k for k in alive if found.totals[k] / found.weight <= best_mean + PRUNE_MARGIN
+            ]
+        if (len(found.alive) == 1 and not full) or budget <= 0:
             break
+    root_choice(found)
+    return found
+
+
+def _play_round(root: Root, drawn, deals: int, seen: int, alive: list[int], sums) -> float:
+    """Every option of ``alive`` played out in each of the ``deals`` deals ``drawn`` (in
+    ``sim.search_round``), added to ``sums``; returns the deals' total weight."""
+    view, know, core = root.view, root.know, root.core
+    weights = core.buffer_reals([1.0] * deals)
+    plays = others_plays(view) if READ_MISS < 1.0 else []
+    if plays:
+        columns = [core.buffer(column) for column in zip(*plays, strict=True)]
+        core.read_weights(drawn, deals, *columns, len(plays), READ_MISS, weights)
+    args = (
+        drawn, deals, seen, STOP_SHARE, view.seat, root.leader, root.trick, len(view.trick),
+        root.pts, know.gone, len(view.tricks), root.cards, root.plans, core.buffer(alive),
+        len(alive), view.moon_off_shooter, OTHERS_CREDIT, sums, root.record, root.hunter,
+        moon_odds(core, view, drawn, deals, root.hunter), weights, DEFEND,
+    )  # fmt: skip
+    if root.figures is None:
+        core.search_round(*args)
+    else:
+        core.weigh_round(*args, root.figures)
+    return sum(float(w) for w in weights[:deals])
+
+
+def root_choice(found: Searched) -> None:
+    """The card of the option in the running with the least total utility, the heuristic's
+    own card ``FALLBACK_EDGE`` ahead on a near tie (``option_score``), the lower card on a
+    tie; with ``SAFETY_MARGIN``, the safety net's card if it is that close."""
+    root = found.root
     best_key = None
-    best = fallback
-    for k in alive:
-        card = options[k][0]
-        key = (totals[k] - (FALLBACK_EDGE if card == fallback else 0.0), card)
+    for k in found.alive:
+        key = (option_score(found, k), root.options[k][0])
         if best_key is None or key < best_key:
             best_key = key
-            best = card
-    if SAFETY_MARGIN and weight and best_key is not None:
-        means = {options[k][0]: totals[k] / weight for k in alive if options[k][1] < 0}
-        net = safety_card(know, view.trick, (leader + win_i) % 4, list(means))
-        if net >= 0 and means[net] <= best_key[0] / weight + SAFETY_MARGIN:
-            return net
-    return best
+            found.card, found.chosen = root.options[k][0], k
+    if SAFETY_MARGIN and found.weight and best_key is not None:
+        know, view = root.know, root.view
+        means = {
+            root.options[k][0]: found.totals[k] / found.weight
+            for k in found.alive
+            if root.options[k][1] < 0
+        }
+        _, win_i, _ = table_state(view.trick)
+        net = safety_card(know, view.trick, (root.leader + win_i) % 4, list(means))
+        if net >= 0 and means[net] <= best_key[0] / found.weight + SAFETY_MARGIN:
+            found.card = net
+            found.chosen = root.options.index((net, -1))
+
+
+def option_score(found: Searched, k: int) -> float:
+    """How the root ranks option ``k``: its total utility, less ``FALLBACK_EDGE`` for the
+    heuristic's own card (lower is better)."""
+    card = found.root.options[k][0]
+    return found.totals[k] - (FALLBACK_EDGE if card == found.root.fallback else 0.0)
 
 
 def safety_card(know: Knowledge, trick, winner: int, cards: list[int]) -> int:
@@ -341,6 +394,12 @@ def decide_pass(view: View, core) -> list[int]:
     rule = rule_pass(view)
     if not PASS_DEALS:
         return rule
+    chosen, _ = searched_pass(view, core, rule)
+    return chosen
+
+
+def searched_pass(view: View, core, rule: list[int]) -> tuple[list[int], float]:
+    """``decide_pass``'s search: the pass it makes and the mean points it saves over ``rule``."""
     hand = view.hand_mask
     ranked = sorted(cards_of(hand), key=lambda c: -_danger(c, hand))[:PASS_POOL]
     options = [mask_of(rule)]
@@ -362,29 +421,57 @@ def decide_pass(view: View, core) -> list[int]:
     for k in range(1, len(options)):
         if float(sums[k]) < float(sums[best]) - (PASS_EDGE * PASS_DEALS if best == 0 else 0.0):
             best = k
-    return sorted(cards_of(options[best]))
+    edge = (float(sums[0]) - float(sums[best])) / PASS_DEALS
+    return sorted(cards_of(options[best])), edge
 
 
 def rule_pass(view: View) -> list[int]:
     """Three cards to pass: dangerous spades, a short suit to void, then the highest cards."""
+    return sorted(card for card, _, _ in rule_pass_reasons(view)[0])
+
+
+Reason = tuple[int, str, tuple]  # a card, a code of ``game.players.weigh``'s vocabulary, facts
+
+
+def rule_pass_reasons(view: View) -> tuple[list[Reason], list[Reason]]:
+    """``rule_pass``'s three cards, each with the branch of the rule that chose it, and the
+    notable cards it kept: dangerous spades, a short minor to void, then the highest cards."""
     hand = view.hand_mask
-    chosen: list[int] = []
     spades = hand & SUIT[SPADES]
     guards = (spades & ((1 << QS) - 1)).bit_count()
     has_queen = bool(hand & QS_BIT)
     needed = QUEEN_GUARDS_PASSING_RIGHT if view.pass_direction == "right" else QUEEN_GUARDS
     keep_queen = has_queen and guards >= needed
+    chosen: list[Reason] = []
     if has_queen and not keep_queen:
-        chosen.append(QS)
+        chosen.append((QS, "queen", (("guards", needed),)))
     for c in (AS, KS):
         if hand >> c & 1 and guards < QUEEN_GUARDS and not keep_queen:
-            chosen.append(c)
+            chosen.append((c, "high_spade", ()))
     chosen = chosen[:PASS_SIZE]
     left = hand
-    for c in chosen:
+    for c, _, _ in chosen:
         left &= ~(1 << c)
-    # void a short minor suit if the remaining slots allow it
-    room = PASS_SIZE - len(chosen)
+    void = _void_suit(left, PASS_SIZE - len(chosen))
+    if void >= 0:
+        suit = DECK[high(SUIT[void])].code[-1]
+        chosen.extend((c, "void", (("suit", suit),)) for c in cards_of(left & SUIT[void]))
+        left &= ~SUIT[void]
+    while len(chosen) < PASS_SIZE:
+        c = _most_dangerous(left, hand, view)
+        length = (hand & SUIT[suit_of(c)]).bit_count()
+        why = "high_heart" if suit_of(c) == HEARTS else "high"
+        chosen.append((c, why, (("suit_length", length),)))
+        left &= ~(1 << c)
+    low_left = (left & SUIT[SPADES] & ((1 << QS) - 1)).bit_count()
+    chosen = [(c, w, (("low_spades", low_left), *f) if w == "queen" else f) for c, w, f in chosen]
+    kept = [(QS, "queen_guarded", (("low_spades", low_left),))] if left & QS_BIT else []
+    return chosen, kept
+
+
+def _void_suit(left: int, room: int) -> int:
+    """The short minor suit (clubs or diamonds) whose every card the pass has ``room`` for, the
+    shortest first (clubs kept when it holds the two alone); -1 if none."""
     options = []
     for s in MINORS:
         m = left & SUIT[s]
@@ -392,17 +479,14 @@ def rule_pass(view: View) -> list[int]:
         if 0 < n <= room:
             keeps_two = s == 0 and m & 1
             options.append((n, keeps_two, -high(m), s))
-    if options:
-        options.sort()
-        s = options[0][3]
-        m = left & SUIT[s]
-        if not (s == 0 and m & 1 and options[0][0] == 1):
-            chosen.extend(cards_of(m))
-            left &= ~m
-    while len(chosen) < PASS_SIZE:
-        chosen.append(_most_dangerous(left, hand, view))
-        left &= ~(1 << chosen[-1])
-    return sorted(chosen)
+    if not options:
+        return -1
+    options.sort()
+    s = options[0][3]
+    m = left & SUIT[s]
+    if s == 0 and m & 1 and options[0][0] == 1:
+        return -1
+    return s
 
 
 def _most_dangerous(left: int, hand: int, view: View) -> int:
