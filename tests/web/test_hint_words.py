@@ -65,14 +65,23 @@ def test_a_share_is_said_in_tenths_and_only_all_is_every_deal():
 
 # ---- plays, on figures built for each sentence ----------------------------------------------
 
+# The deal of BEN_HAS_EVERY_POINT (Ben, left out, holds the rest), before its first trick.
+DEALT = {
+    0: "2C 5C 8C 2H 5H 8H QS 2S 3S 4S 2D 3D 4D",
+    1: "3C 6C 9C 3H 6H 9H 5S 6S 7S 5D 6D 7D 8D",
+    2: "4C 7C TC 4H 7H 8S 9S TS JS KS AS 9D TD",
+}
+
+
+def dealt_then(*tricks: str):
+    """That deal, after ``tricks`` ("leader card ..."): each seat holds what it has not played."""
+    played = {code for trick in tricks for code in trick.split()[1:]}
+    held = {s: " ".join(c for c in cards.split() if c not in played) for s, cards in DEALT.items()}
+    return craft(held, tricks)
+
 
 def test_a_clear_hint_compares_its_card_with_the_highest_that_follows_suit():
-    hands = {
-        0: "5C 8C 2H 5H 8H QS 2S 3S 4S 2D 3D 4D",
-        1: "6C 9C 3H 6H 9H 5S 6S 7S 5D 6D 7D 8D",
-        2: "7C TC 4H 7H 8S 9S TS JS KS AS 9D TD",
-    }
-    game = craft(hands, ("0 2C 3C 4C AC", "3 KC"))
+    game = dealt_then("0 2C 3C 4C AC", "3 KC")
     figures = PlayFigures(
         "5C",
         (card("5C", 2.3, 0.4, 0.9), card("8C", 5.04, 3.1, 0.2), card("2S", 4.0)),
@@ -155,14 +164,9 @@ def test_a_moon_against_you_names_the_seat_that_has_every_point_after_nine_trick
 
 
 def test_one_point_taken_is_the_only_point_never_all_1_points():
-    hands = {
-        0: "8C 5H 8H QS 2S 3S 4S 2D 3D 4D 9D",
-        1: "9C 3H 6H 9H 5S 6S 7S 5D 6D 7D 8D",
-        2: "TH JH 8S 9S TS JS KS AS TD JD 4H",
-    }
-    game = craft(hands, ("0 2C 3C 4C AC", "3 KC 5C 6C 2H"))
+    game = dealt_then("0 2C 3C 4C AC", "3 KC 5C 6C 7C", "3 QC 8C 9C TC", "3 JC 2H 5S 9D")
     assert game.hand_points() == (0, 0, 0, 1) and game.turn == 3
-    figures = PlayFigures("QC", (card("QC", 6.0), card("JC", 7.0)), threat=3, shooting=True)
+    figures = PlayFigures("AH", (card("AH", 6.0), card("AD", 7.0)), threat=3, shooting=True)
     text = hint_text(game, 3, figures, NAMES)
     assert "You are going for the moon: you have taken the only point so far; " in text
     assert "all 1 point" not in text
