@@ -260,8 +260,11 @@ def moon_sentence(
 
 def voids_sentence(game: Game, seat: int, names: Sequence[str]) -> str:
     """The seats still to play to this trick that have shown they hold none of its suit (they
-    may throw points on it)."""
-    if not game.trick:
+    may throw points on it, while a point card is out of sight of this seat)."""
+    seen = {code for t in game.completed_tricks for _, code in t.plays}
+    seen |= {code for _, code in game.trick} | set(game.hand(seat))
+    out = [c for c in ("QS", *(r + "H" for r in "23456789TJQKA")) if c not in seen]
+    if not game.trick or not out:
         return ""
     suit = game.trick[0][1][1]
     played = {s for s, _ in game.trick}

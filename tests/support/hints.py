@@ -84,6 +84,9 @@ def voids_seen(game: Game, seat: int, suit: str) -> bool:
     )
 
 
+ALL = [r + s for s in "CDSH" for r in "23456789TJQKA"]
+
+
 def below_queen(cards: list[str]) -> int:
     """Spades lower than the queen among ``cards``."""
     return sum(1 for c in cards if c[1] == "S" and Card.parse(c).index < Card.parse("QS").index)
@@ -192,6 +195,9 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
         ):
             suit = SUITS[m.group(2)]
             assert game.trick and game.trick[0][1][1] == suit, sentence
+            seen = [c for t in game.completed_tricks for _, c in t.plays] + game.hand(seat)
+            seen += [c for _, c in game.trick]
+            assert any(Card.parse(c).points for c in ALL if c not in seen), "no points are out"
             who = re.split(r", | and ", m.group(1))
             played = {s for s, _ in game.trick}
             for name in who:

@@ -213,6 +213,16 @@ def test_a_seat_still_to_play_that_has_shown_no_card_of_the_suit_led_is_named():
         game, 2, PlayFigures("TS", (card("TS", 1.0), card("AS", 4.0)), None, False), NAMES
     )
     assert "shown no" not in text  # nobody is still to play after Michele
+    # Ben leads the last heart: every point card is in sight, nobody has one to throw
+    late = craft(
+        {0: "2S", 1: "7S", 2: "AS"},
+        (*BEN_HAS_EVERY_POINT["tricks"][:-1], "3 AD 4S 8D TS", "3 KD 3S 5S JS", "3 QD QS 6S KS"),
+    )
+    assert late.hand(3) == ["TH"] and late.hand_points() == (0, 0, 0, 25)
+    late.play(3, "TH")  # the last point card: Pauline and Michele have shown no hearts
+    assert late.turn == 0
+    plain = PlayFigures("2S", (card("2S", 1.0),), None, False)
+    assert "shown no" not in hint_text(late, 0, plain, NAMES)
 
 
 def test_a_checker_that_is_shown_a_wrong_figure_fails():
