@@ -125,7 +125,8 @@ def hint_text(game: Game, seat: int, figures, names: Sequence[str]) -> str:
 
 
 def play_text(game: Game, seat: int, figures: PlayFigures, names: Sequence[str]) -> str:
-    """ "Hint: play the four of clubs. It takes no points on this trick in 9 of 10 deals ..." """
+    """ "Hint: play the four of clubs. With it you take no points on this trick in 9 of 10
+    deals the computers imagine, ..." """
     return f"Hint: play {the(figures.card)}. {play_reason(game, seat, figures, names)}"
 
 
