@@ -137,19 +137,24 @@ def test_without_javascript_the_page_is_drawn_with_the_sentence(fresh_context, l
     page.goto(live_server.url)
     give_name(page)
 
+    def sent(locator, **where) -> None:
+        """A click that sends a form, once the page it leads to has loaded."""
+        with page.expect_navigation():
+            locator.click(**where)
+
     def by_menu() -> None:
         page.locator("#menu-game-button").hover()
-        page.get_by_role("menuitem", name="Hint").click()
+        sent(page.get_by_role("menuitem", name="Hint"))
 
     check_hint(page, ask_hint(page, by_menu))
     for code in page.locator(HINTED).evaluate_all(VALUES):
-        page.locator(f'{CARDS}[value="{code}"]').click(position=EDGE)  # its visible strip
-    page.get_by_role("button", name="Pass Left").click()
-    page.get_by_role("button", name="OK").click()
+        sent(page.locator(f'{CARDS}[value="{code}"]'), position=EDGE)  # its visible strip
+    sent(page.get_by_role("button", name="Pass Left"))
+    sent(page.get_by_role("button", name="OK"))
     plays = 0
     while page.locator(CARDS).count():
         check_hint(page, ask_hint(page, by_menu))
-        page.locator(HINTED).click(position=EDGE)
+        sent(page.locator(HINTED), position=EDGE)
         plays += 1
     assert plays == 13
 
