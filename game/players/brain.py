@@ -71,6 +71,8 @@ HIGH_SPADE_DANGER = 11.0
 HIGH_SPADE_SAFE = 2.0
 LOW_SPADE_KEEP = 10.0
 HEART_EXTRA = 1.5
+PLAN_REPLY = 0  # if set: our next decision in each deal chosen knowing the deal (sim.plan_round)
+PLAN_COST = 6  # with PLAN_REPLY: a deal's playouts cost about this many times one
 KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
 LENGTH_RELIEF = 0.4
 LONG_SPADES = 5
@@ -211,7 +213,7 @@ def _search(root: Root, budget: int, full: bool) -> Searched:
     first half of the budget, options trailing by ``PRUNE_MARGIN`` are dropped."""
     Tally.searches += 1
     view, core = root.view, root.core
-    remaining = len(DECK) - view.cards_played
+    remaining = (len(DECK) - view.cards_played) * (PLAN_COST if PLAN_REPLY else 1)
     rng = SplitMix64.for_key(
         PLAY_STREAM, view.number, view.hand_number, view.cards_played, view.seat
     )
@@ -259,7 +261,7 @@ def _play_round(root: Root, drawn, deals: int, seen: int, alive: list[int], sums
         moon_odds(core, view, drawn, deals, root.hunter), weights, DEFEND,
     )  # fmt: skip
     if root.figures is None:
-        core.search_round(*args)
+        (core.plan_round if PLAN_REPLY else core.search_round)(*args)
     else:
         core.weigh_round(*args, root.figures)
     return sum(float(w) for w in weights[:deals])

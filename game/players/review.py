@@ -89,30 +89,14 @@ def appraise(view: View, core=None) -> Appraisal | None:
     leader = view.trick_leader if view.trick_leader is not None else me
     sums = core.reals(len(options))
     core.search_round(
-        drawn,
-        deals,
-        0,
-        STOP_SHARE,
-        me,
-        leader,
-        core.buffer([*view.trick, 0, 0, 0, 0][:4]),
-        len(view.trick),
-        core.buffer(pts),
-        know.gone,
-        len(view.tricks),
-        core.buffer([card for card, _ in options]),
-        core.buffer([plan for _, plan in options]),
-        core.buffer(range(len(options))),
-        len(options),
-        view.moon_off_shooter,
+        drawn, deals, 0, STOP_SHARE, me, leader, core.buffer([*view.trick, 0, 0, 0, 0][:4]),
+        len(view.trick), core.buffer(pts), know.gone, len(view.tricks),
+        core.buffer([card for card, _ in options]), core.buffer([plan for _, plan in options]),
+        core.buffer(range(len(options))), len(options), view.moon_off_shooter,
         0.0,  # the seat's own points only: what a person is told it cost
-        sums,
-        core.buffer([0] * 52),
-        hunter,
-        moon_odds(core, view, drawn, deals, hunter),
-        core.buffer_reals([1.0] * deals),
-        DEFEND,
-    )
+        sums, core.buffer([0] * 52), hunter, moon_odds(core, view, drawn, deals, hunter),
+        core.buffer_reals([1.0] * deals), DEFEND,
+    )  # fmt: skip
     values: dict[int, float] = {}
     moon_value: dict[int, float] = {}
     for k, (card, plan) in enumerate(options):

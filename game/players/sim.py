@@ -204,46 +204,63 @@ def pick(
     point card so the points are split; when throwing hearts, keep the highest one as a stopper.
     """
     if n == 0:
-        if first:
-            return 0  # the two of clubs, which the first leader always holds
-        legal = lead_mask(hand, first, broken)
-        if legal & (legal - 1) == 0:
-            return high(legal)
-        if shooting:
-            return _lead_to_win(legal, hand, gone)
-        return _lead_low(legal, hand, gone, voids)
-    led = win // RANKS_PER_SUIT
-    follow = hand & SUIT[led]
+        return _pick_lead(hand, first, broken, gone, shooting, voids)
+    follow = hand & SUIT[win // RANKS_PER_SUIT]
     if follow:
-        if follow & (follow - 1) == 0:
-            return high(follow)
-        above = follow >> (win + 1)
-        if shooting:
-            return high(follow) if above else low(follow)
-        if above and threat >= 0 and winner_seat == threat:
-            if guard:
-                return low(above << (win + 1))
-            return high(follow)
-        if first:
-            return high(follow)
-        below = follow & ((1 << win) - 1)
-        if n == 3:
-            if above and not tpts:
-                safe = follow & ~QS_BIT
-                if safe >> (win + 1):
-                    return high(safe)
-            if below:
-                return high(below)
+        return _pick_follow(follow, n, win, tpts, first, gone, shooting, threat, winner_seat, guard)
+    return _pick_discard(hand, n, first, gone, shooting, threat, winner_seat, guard)
+
+
+@hot
+def _pick_lead(hand, first, broken, gone, shooting, voids):
+    """``pick``'s lead: a winner for a shooter, else the lead most likely to lose."""
+    if first:
+        return 0  # the two of clubs, which the first leader always holds
+    legal = lead_mask(hand, first, broken)
+    if legal & (legal - 1) == 0:
+        return high(legal)
+    if shooting:
+        return _lead_to_win(legal, hand, gone)
+    return _lead_low(legal, hand, gone, voids)
+
+
+@hot
+def _pick_follow(follow, n, win, tpts, first, gone, shooting, threat, winner_seat, guard):
+    """``pick`` following suit from ``follow``, the cards of the led suit held."""
+    if follow & (follow - 1) == 0:
+        return high(follow)
+    above = follow >> (win + 1)
+    if shooting:
+        return high(follow) if above else low(follow)
+    if above and threat >= 0 and winner_seat == threat:
+        if guard:
+            return low(above << (win + 1))
+        return high(follow)
+    if first:
+        return high(follow)
+    below = follow & ((1 << win) - 1)
+    if n == 3:
+        if above and not tpts:
             safe = follow & ~QS_BIT
-            return high(safe) if safe else QS
+            if safe >> (win + 1):
+                return high(safe)
         if below:
             return high(below)
-        if led == SPADES:
-            safe = follow & ~QS_BIT
-            if safe and not (gone & QS_BIT):
-                return low(safe)
-            return high(safe) if safe else QS
-        return high(follow)
+        safe = follow & ~QS_BIT
+        return high(safe) if safe else QS
+    if below:
+        return high(below)
+    if win // RANKS_PER_SUIT == SPADES:
+        safe = follow & ~QS_BIT
+        if safe and not (gone & QS_BIT):
+            return low(safe)
+        return high(safe) if safe else QS
+    return high(follow)
+
+
+@hot
+def _pick_discard(hand, n, first, gone, shooting, threat, winner_seat, guard):
+    """``pick`` void in the led suit: keep winners for a moon, else shed the worst card."""
     legal = discard_mask(hand, first)
     if legal & (legal - 1) == 0:
         return high(legal)
@@ -396,88 +413,23 @@ def play_out(
     played = 0
     while True:
         total = pts[0] + pts[1] + pts[2] + pts[3]
-        threat = -1
-        shooter = -1
-        if total:
-            for s in range(4):
-                if pts[s] == total:
-                    if total >= THREAT_POINTS or ntricks >= THREAT_TRICKS:
-                        threat = s
-                    if total >= SHOOT_POINTS or s == plan_seat:
-                        shooter = s
-                    break
-            if plan_seat >= 0 and pts[plan_seat] != total:
-                plan_seat = -1
-        broken = (gone & HEART_MASK) != 0
-        first = ntricks == 0
-        voids = 0
-        if n == 0:
-            for s in range(4):
-                h = hands[s]
-                if s != leader and h:
-                    for x in range(4):
-                        if not h & SUIT[x]:
-                            voids |= 1 << x
+        threat, shooter, plan_seat = read_moon(pts, total, ntricks, plan_seat)
         if hunter >= 0 and total:
             if pts[hunter] != total:
                 hunter = -1  # someone else took a point: the imagined moon is off
             else:
                 threat = hunter  # every seat sees the imagined shooter's moon coming
-        lone = -1  # the lone taker of every point, the threat our own seat defends against
-        late = True  # whether the others see the threat as real
-        if total:
-            for s in range(4):
-                if pts[s] == total and s != me:
-                    lone = s
-            late = total >= THREAT_POINTS or ntricks >= THREAT_TRICKS
+        lone = lone_taker(pts, total, me)  # the threat our own seat defends against
+        late = total >= THREAT_POINTS or ntricks >= THREAT_TRICKS  # the others see it as real
+        first = ntricks == 0
+        broken = (gone & HEART_MASK) != 0
+        voids = open_voids(hands, leader) if n == 0 else 0
         while n < 4:
             seat = (leader + n) % 4
-            if seat == hunter and seat != me:
-                c = pick(
-                    hands[seat], n, win, tpts, first, broken, gone, True, -1, 0, voids
-                )  # fmt: skip
-            elif defend & DEFEND_SELF and seat == me and lone >= 0 and total >= DEFEND_POINTS:
-                c = pick(
-                    hands[seat], n, win, tpts, first, broken, gone, False, lone,
-                    (leader + win_i) % 4, voids, True,
-                )  # fmt: skip
-            elif defend & DEFEND_LATE and me >= 0 and seat != me and seat == shooter:
-                # a lone taker of most of the points goes on for the rest
-                c = pick(
-                    hands[seat], n, win, tpts, first, broken, gone, True, -1, 0, voids
-                )  # fmt: skip
-            elif defend & DEFEND_LATE and me >= 0 and seat != me and hunter >= 0 and total:
-                # the others duck until the imagined shooter's threat is real, then beat it
-                # as cheaply as they can
-                if late:
-                    c = pick(
-                        hands[seat], n, win, tpts, first, broken, gone, False, hunter,
-                        (leader + win_i) % 4, voids, True,
-                    )  # fmt: skip
-                else:
-                    c = duck_pick(hands[seat], n, win, first, broken)
-            elif me >= 0 and seat != me and hunter >= 0 and total:
-                # the others fight the imagined shooter once it holds every point so far
-                c = pick(
-                    hands[seat], n, win, tpts, first, broken, gone, False, hunter,
-                    (leader + win_i) % 4, voids,
-                )  # fmt: skip
-            elif me >= 0 and seat != me and not (stop and threat == me):
-                c = duck_pick(hands[seat], n, win, first, broken)
-            else:
-                c = pick(
-                    hands[seat],
-                    n,
-                    win,
-                    tpts,
-                    first,
-                    broken,
-                    gone,
-                    seat == shooter or (seat == plan_seat and total == 0),
-                    threat,
-                    (leader + win_i) % 4,
-                    voids,
-                )
+            c = model_card(
+                hands[seat], seat, n, win, tpts, first, broken, gone, voids, (leader + win_i) % 4,
+                me, threat, shooter, plan_seat, hunter, lone, late, total, stop, defend,
+            )  # fmt: skip
             hands[seat] ^= 1 << c
             trick_bits |= 1 << c
             record[played] = c
@@ -501,6 +453,101 @@ def play_out(
         n = 0
         tpts = 0
         trick_bits = 0
+
+
+@hot
+def read_moon(pts, total, ntricks, plan_seat):
+    """From the points taken (``total`` in all): the moon threat the players see (a lone taker
+    of every point, once it is worth fighting), the seat that goes on shooting (a lone taker of
+    ``SHOOT_POINTS``, or our moon plan's seat), and the plan's seat (-1 once it lost a point)."""
+    threat = -1
+    shooter = -1
+    if total:
+        for s in range(4):
+            if pts[s] == total:
+                if total >= THREAT_POINTS or ntricks >= THREAT_TRICKS:
+                    threat = s
+                if total >= SHOOT_POINTS or s == plan_seat:
+                    shooter = s
+                break
+        if plan_seat >= 0 and pts[plan_seat] != total:
+            plan_seat = -1
+    return threat, shooter, plan_seat
+
+
+@hot
+def lone_taker(pts, total, me):
+    """Another seat than ``me`` that holds every point taken (-1 if none, or none taken)."""
+    lone = -1
+    if total:
+        for s in range(4):
+            if pts[s] == total and s != me:
+                lone = s
+    return lone
+
+
+@hot
+def open_voids(hands, leader):
+    """The suits some seat other than the leader, still holding cards, is out of (four bits)."""
+    voids = 0
+    for s in range(4):
+        h = hands[s]
+        if s != leader and h:
+            for x in range(4):
+                if not h & SUIT[x]:
+                    voids |= 1 << x
+    return voids
+
+
+@hot
+def model_card(
+    hand, seat, n, win, tpts, first, broken, gone, voids, winner_seat, me, threat, shooter,
+    plan_seat, hunter, lone, late, total, stop, defend,
+):  # fmt: skip
+    """The playouts' model of ``seat``'s card (``playout`` says who plays how): the imagined
+    shooter shoots; our own seat defends against a lone taker (``DEFEND_SELF``); the others play
+    ``others_card``; the rest play ``pick``, shooting if they hold every point or our plan."""
+    if seat == hunter and seat != me:
+        return pick(hand, n, win, tpts, first, broken, gone, True, -1, 0, voids)
+    if defend & DEFEND_SELF and seat == me and lone >= 0 and total >= DEFEND_POINTS:
+        return pick(
+            hand, n, win, tpts, first, broken, gone, False, lone, winner_seat, voids, True
+        )  # fmt: skip
+    if me >= 0 and seat != me:
+        c = others_card(
+            hand, seat, n, win, tpts, first, broken, gone, voids, winner_seat, me, threat,
+            shooter, hunter, late, total, stop, defend,
+        )  # fmt: skip
+        if c >= 0:
+            return c
+    shooting = seat == shooter or (seat == plan_seat and total == 0)
+    return pick(hand, n, win, tpts, first, broken, gone, shooting, threat, winner_seat, voids)
+
+
+@hot
+def others_card(
+    hand, seat, n, win, tpts, first, broken, gone, voids, winner_seat, me, threat, shooter,
+    hunter, late, total, stop, defend,
+):  # fmt: skip
+    """The card of a seat other than the searching one: a lone taker of most points shoots on
+    (``DEFEND_LATE``); against an imagined shooter the others duck until its threat is real,
+    then beat it cheaply (``DEFEND_LATE``; else fight it at once); with no shooter they duck,
+    unless ``stop`` has them fight our own moon threat (-1: ``pick`` plays then)."""
+    if defend & DEFEND_LATE and seat == shooter:
+        return pick(hand, n, win, tpts, first, broken, gone, True, -1, 0, voids)
+    if hunter >= 0 and total:
+        if not defend & DEFEND_LATE:
+            return pick(
+                hand, n, win, tpts, first, broken, gone, False, hunter, winner_seat, voids
+            )  # fmt: skip
+        if late:
+            return pick(
+                hand, n, win, tpts, first, broken, gone, False, hunter, winner_seat, voids, True
+            )  # fmt: skip
+        return duck_pick(hand, n, win, first, broken)
+    if not (stop and threat == me):
+        return duck_pick(hand, n, win, first, broken)
+    return -1
 
 
 def playout(
@@ -618,8 +665,9 @@ def search_round(
     each of ``deals[:ndeals]`` and finished by ``play_out``; adds each one's utility to
     ``totals[k]``. ``seen`` deals came before: they fix which deals have the others fight a moon
     (``deal_world``). Deal ``i`` counts ``weights[i]`` times (how well it explains the play
-    seen). ``defend``: as ``playout``'s. The loop is ``weigh_round``'s written out, without its
-    helpers' calls: the players' own decisions run some 15% faster so (measured in issue 43).
+    seen). ``defend``: as ``playout``'s. The loop is ``weigh_round``'s written out without its
+    helpers' calls: with them the players' own decisions looked some 10% slower in issue 43's
+    timing on a loaded machine (not confirmed, but kept apart so that the hint costs them nothing).
     """
     for i in range(ndeals):
         stop = ((seen + i) * stop_share) % 1.0 < stop_share
@@ -637,6 +685,94 @@ def search_round(
                 record, defend,
             )  # fmt: skip
             totals[k] += weights[i] * utility(after, me, moon_off_shooter, credit)
+
+
+@hot
+def plan_round(
+    deals, ndeals, seen, stop_share, me, leader, trick, n, pts, gone, ntricks,
+    cards, plans, alive, nalive, moon_off_shooter, credit, totals, record, hunter, odds, weights,
+    defend,
+):  # fmt: skip
+    """``search_round`` planning one of our own later decisions (an experiment, off by default:
+    ``brain.PLAN_REPLY``): in each deal, at our next turn after the candidate, every legal card
+    is tried and the best one's utility counts (``plan_candidate``)."""
+    for i in range(ndeals):
+        stop, shooter = deal_world(i, seen, stop_share, hunter, odds)
+        for a in range(nalive):
+            k = alive[a]
+            totals[k] += weights[i] * plan_candidate(
+                deals[i], cards[k], plans[k], me, leader, trick, n, pts, gone, ntricks, stop,
+                shooter, record, defend, moon_off_shooter, credit,
+            )  # fmt: skip
+
+
+@hot
+def plan_candidate(
+    deal, card, plan, me, leader, trick, n, pts, gone, ntricks, stop, shooter, record, defend,
+    moon_off_shooter, credit,
+):  # fmt: skip
+    """The utility of ``card`` when our next decision is chosen knowing the deal: the hand is
+    played out once, replayed to our next turn (``replay_to_turn``), and every legal card we
+    could play there is played out from it; the least utility counts."""
+    after = play_candidate(
+        deal, card, plan, me, leader, trick, n, pts, gone, ntricks, stop, shooter, record, defend
+    )  # fmt: skip
+    best = utility(after, me, moon_off_shooter, credit)
+    hands = deal.copy()
+    hands[me] ^= 1 << card
+    table = trick.copy()
+    held = pts.copy()
+    state = replay_to_turn(record, hands, leader, table, n + 1, held, gone, ntricks, me)
+    at_leader, at_n, at_gone, at_tricks = state
+    if at_tricks == LAST_TRICK:
+        return best
+    hand = hands[me]
+    if at_n == 0:
+        legal = lead_mask(hand, at_tricks == 0, (at_gone & HEART_MASK) != 0)
+    else:
+        legal = hand & SUIT[table[0] // RANKS_PER_SUIT]
+        if not legal:
+            legal = discard_mask(hand, at_tricks == 0)
+    for c in range(52):
+        if legal >> c & 1:
+            trial = hands.copy()
+            trial[me] ^= 1 << c
+            table[at_n] = c
+            end = play_out(
+                trial, at_leader, table, at_n + 1, held, at_gone, at_tricks, plan, me, stop,
+                shooter, record, defend,
+            )  # fmt: skip
+            value = utility(end, me, moon_off_shooter, credit)
+            if value < best:
+                best = value
+    return best
+
+
+@hot
+def replay_to_turn(record, hands, leader, trick, n, pts, gone, ntricks, me):
+    """The cards of ``record`` applied (no model: bookkeeping) to the position ``hands``,
+    ``trick[:n]``, ``pts`` (changed in place) until it is ``me``'s turn or the hand is over;
+    returns the leader, the cards on the table, the cards gone and the tricks played then."""
+    j = 0
+    while ntricks < LAST_TRICK:
+        if n == 4:
+            win_i, tpts = table_winner(trick, 4)
+            leader = (leader + win_i) % 4
+            pts[leader] += tpts
+            for x in range(4):
+                gone |= 1 << trick[x]
+            ntricks += 1
+            n = 0
+            continue
+        seat = (leader + n) % 4
+        if seat == me:
+            break
+        c = record[j]
+        j += 1
+        hands[seat] ^= 1 << c
+        trick[n] = c
+        n += 1
+    return leader, n, gone, ntricks
 
 
 @hot

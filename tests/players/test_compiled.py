@@ -234,3 +234,18 @@ def test_without_numba_the_site_plays_in_python_and_says_so_once():
     warnings = [line for line in out.splitlines() if "did not load" in line]
     assert len(warnings) == 1, out
     assert "numba is not installed here" in warnings[0]
+
+
+def test_the_planned_reply_decides_alike_in_both_forms(fast, monkeypatch):
+    # issue 43's experiment, off by default: our next decision in each deal chosen knowing it
+    monkeypatch.setattr(brain, "PLAN_REPLY", 1)
+    budget = brain.PYTHON_BUDGET
+    changed = 0
+    for game, _ in positions(10, 0x5EC):
+        view = view_of(game, game.turn)
+        planned = decide_play(view, fast, budget=budget)
+        assert planned == decide_play(view, sim, budget=budget)
+        monkeypatch.setattr(brain, "PLAN_REPLY", 0)
+        changed += planned != decide_play(view, fast, budget=budget)
+        monkeypatch.setattr(brain, "PLAN_REPLY", 1)
+    assert changed  # the plan is searched, not ignored

@@ -3,6 +3,7 @@ function (``hot``), the simulator (``sim``), the deals, the decisions (``brain``
 core and its warm-up (``jit``), then the public names and the review's analysis. An import
 inside a function counts (tools/imports.py reads them all), so no circle hides in one."""
 
+from tests.support import REPO
 from tools.imports import arrows, modules
 
 
@@ -44,3 +45,18 @@ def test_a_circle_is_found():
         ["p.c", "p.a", "p.b", "p.c"],
     ]
     assert circles({("p.a", "p.b")}, "p.") == []
+
+
+def test_no_function_in_the_players_is_over_sixty_lines():
+    # the search in small named parts (issue 43): the next person changes one model alone
+    import ast
+
+    folder = REPO / "game" / "players"
+    long = []
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > 60:
+                    long.append(f"{path.name}:{node.name} ({lines} lines)")
+    assert long == []
