@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from game import players
@@ -124,16 +125,27 @@ def play(game: Game, seat: int, me: Mine, code: str) -> None:
     game.play(seat, code)
 
 
-def hint(game: Game, seat: int, me: Mine, think: Think = decide, away: bool = False) -> list[str]:
-    """The cards a computer player would choose in ``seat`` now, from what that seat knows;
-    nothing is played. ``away``: a computer is playing the seat, so there is nothing to hint."""
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What H shows: the cards a computer would choose in the seat, and the figures of that very
+    decision, from which the status bar says why (``game.web.hint_words``)."""
+
+    cards: list[str]
+    figures: players.PlayFigures | players.PassFigures
+
+
+def hint(game: Game, seat: int, me: Mine, think: Think = decide, away: bool = False) -> Hint:
+    """The cards a computer player would choose in ``seat`` now, from what that seat knows, with
+    the search's figures; nothing is played. ``away``: a computer is playing the seat, so there
+    is nothing to hint."""
     if game.phase == Phase.PASSING and not game.has_passed(seat) and not away:
-        chosen = set(think(players.choose_pass, game.copy(), seat))
-        return [code for code in game.hand(seat) if code in chosen]
+        passing = think(players.weigh_pass, game.copy(), seat)
+        return Hint([code for code in game.hand(seat) if code in passing.cards], passing)
     if me.awaiting_ok:
         raise IllegalMove(PRESS_OK)
     if game.phase == Phase.PLAYING and game.turn == seat and not away:
-        return [think(players.choose_play, game.copy(), seat)]
+        playing = think(players.weigh_play, game.copy(), seat)
+        return Hint([playing.card], playing)
     raise IllegalMove(NO_HINT)
 
 

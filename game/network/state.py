@@ -356,7 +356,7 @@ def play(state: TableState, seat: int, code: str) -> None:
 NOT_BEGUN_HINT = "The game has not started yet, so there is no hint."
 
 
-def hint(state: TableState, seat: int, think: Think = decide) -> list[str]:
+def hint(state: TableState, seat: int, think: Think = decide) -> seating.Hint:
     """H: the cards a computer player would choose in this seat; nothing changes."""
     if state.game is None:
         raise IllegalMove(NOT_BEGUN_HINT)

@@ -130,7 +130,7 @@ class Seen:
     seat: int
     since: int | None = None  # the version the page showed before: what came after animates
     own_card_placed: bool = False  # hearts.js sent the viewer's card to the table on the click
-    hint: list[str] | None = None  # the cards a computer would choose in this seat (H)
+    hint: seating.Hint | None = None  # the cards a computer would choose in this seat (H)
     heir: bool = False  # a late friend waiting for this computer's seat: none of it is drawn
 
 

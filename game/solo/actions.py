@@ -236,10 +236,10 @@ def _undoable(state: PlayerState, game: Game) -> Game | None:
     return before
 
 
-def hint(state: PlayerState, clock: Clock) -> list[str]:
+def hint(state: PlayerState, clock: Clock) -> seating.Hint:
     """The cards the computer player would choose in your seat; nothing is played, but the
     game's tally counts it (a challenge's result says how many hints it took)."""
-    cards = seating.hint(require_game(state), HUMAN, state, clock.think)
+    found = seating.hint(require_game(state), HUMAN, state, clock.think)
     if state.tally is not None:
         state.tally.hint(state.seq)
-    return cards
+    return found

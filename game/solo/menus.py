@@ -212,10 +212,10 @@ def hint(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
     try:
-        cards = actions.hint(state, timing.clock)
+        found = actions.hint(state, timing.clock)
     except IllegalMove as refusal:
         return show_table(request, state, timing, str(refusal))
-    return show_table(request, state, timing, changed=True, hint=cards)  # the tally counts it
+    return show_table(request, state, timing, changed=True, hint=found)  # the tally counts it
 
 
 @require_safe

@@ -114,7 +114,7 @@ def render_table(
     timing: Timing,
     message: str = "",
     *,
-    hint: list[str] | None = None,
+    hint: seating.Hint | None = None,
     dialog: str = "",
     extra: dict | None = None,
     animate: bool = False,

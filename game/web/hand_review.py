@@ -8,7 +8,8 @@ budget, every card that may be played tried on the same imagined deals, so that 
 cost of the card chosen is the difference of two averages over one sample. "Pauline in your
 seat" plays the same deal again with computers in all four seats, passes included. That
 analysis, the searching, is ``game.players.review``; this module holds the English sentences,
-for the review's pages.
+for the review's pages. The costliest choice quotes what the hint (H) would have said at that
+moment, in the hint's own sentences (``game.web.hint_words``).
 
 Every generator is keyed by public facts of the hand (or a one-way key of the secret seed), so
 a review is the same each time it is asked for.
@@ -20,7 +21,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.engine import DECK, SEATS, Card, Game, rules, seat_after
+from game.engine import DECK, SEATS, Card, Game, Phase, rules, seat_after
 from game.engine.cards import INDEX_OF
 from game.engine.handlog import HandRecord
 from game.engine.rules import (
@@ -33,7 +34,7 @@ from game.engine.rules import (
     SUIT,
     suit_of,
 )
-from game.players import jit
+from game.players import jit, weigh_pass, weigh_play
 from game.players.deals import knowledge_of
 from game.players.review import (
     Appraisal,
@@ -45,12 +46,14 @@ from game.players.review import (
 )
 from game.players.sim import moon_threat
 from game.players.view import View, view_of
+from game.web.hint_words import CLOSE, pass_text, play_text
 from game.web.words import counted
 
 AS = INDEX_OF["AS"]
 KS = INDEX_OF["KS"]
 MOON_NOTE_SHARE = 0.2  # a moon worth mentioning: made in at least this share of those deals
-FINE_MARGIN = 0.5  # expected points within which a play counts as good as the hint's
+FINE_MARGIN = CLOSE  # expected points within which a play counts as good as the hint's: the
+# margin within which the hint itself calls two cards as good, so the two never disagree
 
 
 def cards_text(codes: Sequence[str]) -> str:
@@ -169,15 +172,18 @@ def review(record: HandRecord, seat: int, names: Sequence[str], core=None, think
 
     judged: dict[int, Judgement] = {}
     pass_judgement: list[Judgement] = []
+    moments: dict[int, Game] = {}  # the position of each judged choice (0: the pass)
     moon_chances: list[tuple[float, int, int]] = []  # (share, trick, points so far)
 
     def look(game: Game, at: int | None, code: str | None) -> None:
         if at is None:
             pass_judgement.append(think(_judge_pass, game, seat, record, core))
+            moments[0] = game.copy()
         elif at == seat:
             view = view_of(game, seat)
             judgement, appraisal = think(judge_play, view, code, core)
             judged[judgement.trick] = judgement
+            moments[judgement.trick] = game.copy()
             if appraisal is not None and appraisal.moon_share is not None:
                 so_far = game.hand_points()
                 if so_far[seat] == sum(so_far):
@@ -189,7 +195,9 @@ def review(record: HandRecord, seat: int, names: Sequence[str], core=None, think
     costly = [j for j in (*pass_judgement, *judged.values()) if j.verdict == "costly"]
     top = max(costly, key=lambda j: (j.cost, -j.trick)) if costly else None
     if top is not None:
-        top = dataclasses.replace(top, costliest=True)
+        told = ["You" if s == seat else names[s] for s in SEATS]
+        said = hint_then(moments[top.trick], seat, told, think)
+        top = dataclasses.replace(top, costliest=True, sentence=quoting(top, *said))
         if top.trick == 0:
             pass_judgement[0] = top
         else:
@@ -251,6 +259,28 @@ def review(record: HandRecord, seat: int, names: Sequence[str], core=None, think
         pauline_sentence=pauline_sentence,
         moon_notes=tuple(_moon_notes(finished, seat, who, moon_chances)),
     )
+
+
+def hint_then(game: Game, seat: int, names: Sequence[str], think=decide) -> tuple[str, ...]:
+    """What the hint (H) would have shown at ``game``, the seat's choice: its cards and its
+    sentence, from the search as it runs in play (``game.web.hint_words``)."""
+    if game.phase == Phase.PASSING:
+        passing = think(weigh_pass, game.copy(), seat)
+        return tuple(sorted(passing.cards)), pass_text(passing)
+    playing = think(weigh_play, game.copy(), seat)
+    return (playing.card,), play_text(game, seat, playing, names)
+
+
+def quoting(judgement: Judgement, cards: tuple[str, ...], hint_words: str) -> str:
+    """The costliest choice's sentence, with the hint's own words at that moment in place of
+    the deeper search's card, so that the advice before and after the choice is the same."""
+    if tuple(sorted(judgement.played)) == cards:
+        return (
+            f"{judgement.sentence} The hint in play, searching less deeply, chose the same: "
+            f"{hint_words.removeprefix('Hint: ')}"
+        )
+    reason = judgement.sentence.rsplit(" The hint: ", 1)[0]
+    return f"{reason} The hint at that moment: {hint_words.removeprefix('Hint: ')}"
 
 
 def _taken_text(score: int, raw: int, would: bool) -> str:

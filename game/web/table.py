@@ -20,7 +20,8 @@ import sys
 from dataclasses import dataclass, field
 
 from game.engine import PASS_SIZE, Card, Game, Phase, seat_after
-from game.seating import COMPUTER_NAMES, PRESS_OK
+from game.seating import COMPUTER_NAMES, PRESS_OK, Hint
+from game.web.hint_words import hint_text
 from game.web.last_trick import LastTrickView, last_trick_view, place_of
 from game.web.player import HUMAN, PlayerState
 from game.web.words import counted
@@ -105,6 +106,7 @@ class TableView:
     status: str
     result: str = ""
     your_turn: bool = False
+    hinted: bool = False  # the status line is the hint's sentences: it wraps, never cut short
     # filled in by the schedule and the narration, for the answer to an action only
     last_trick: list[TableCard] = field(default_factory=list)
     announcements: list[str] = field(default_factory=list)
@@ -152,7 +154,7 @@ def clamp(tick: int) -> int:
 
 def build(
     state: PlayerState,
-    hint: list[str] | None = None,
+    hint: Hint | None = None,
     *,
     animate: bool = False,
     own_card_placed: bool = False,
@@ -167,7 +169,7 @@ def build(
     drawn at the bottom (a network table's person; the solo game's is seat 0), with ``names``
     by seat number; the view model turns the table for that seat. ``labels`` and ``status``:
     see ``table_view``."""
-    view = table_view(state, viewer, hint or [], names, labels, status)
+    view = table_view(state, viewer, hint, names, labels, status)
     if animate:
         game = state.game
         plan = schedule(game, state.fresh_from, viewer, own_card_placed)
@@ -211,7 +213,7 @@ def table_card(names: list[str], seat: int, code: str, viewer: int) -> TableCard
 def table_view(
     state: PlayerState,
     viewer: int,
-    hint: list[str],
+    hint: Hint | None,
     names: list[str] | None = None,
     labels: list[str] | None = None,
     status: str = "",
@@ -236,7 +238,7 @@ def table_view(
         number=game.number,
         hand_number=game.hand_number,
         direction=game.pass_direction,
-        hand=hand_cards(state, game, viewer, hint, playing),
+        hand=hand_cards(state, game, viewer, hint.cards if hint else [], playing),
         hand_action="select" if passing else ("play" if playing else ""),
         button=button,
         button_action=button_action,
@@ -253,6 +255,7 @@ def table_view(
         status=status or line,
         result=result,
         your_turn=playing and game.turn == viewer,
+        hinted=hint is not None and not status,
         gathered=last_trick_view(game, viewer, names),
         by_seat=list(names),
         yours=TableCard(viewer, "", "", place(viewer, viewer), "You"),
@@ -354,17 +357,17 @@ def status_and_result(
     game: Game,
     names: list[str],
     viewer: int,
-    hint: list[str],
+    hint: Hint | None,
     winners: list[int],
 ) -> tuple[str, str]:
-    """The status line (the hint's sentence while one is shown) and, after the game, who won."""
+    """The status line (the hint's sentences while one is shown) and, after the game, who won."""
     status = status_line(state, game, names, viewer)
     if game.played_out_from is not None:
         status = f"{NO_POINTS_LEFT} {status}"
     if state.took_back:  # the answer to Undo Card (solo): which card came back
         status = f"The {Card.parse(state.took_back).name} is back in your hand. {status}"
     if hint:
-        status = hint_sentence(game, hint)
+        status = hint_text(game, viewer, hint.figures, [who(names, s, viewer) for s in range(4)])
     result = result_sentence(names, winners, viewer) if game.phase == Phase.GAME_OVER else ""
     return status, result
 
@@ -552,14 +555,6 @@ def hand_end_sentences(game: Game, names: list[str], viewer: int) -> list[str]:
 
 
 # -- sentences --------------------------------------------------------------------------------
-
-
-def hint_sentence(game: Game, hint: list[str]) -> str:
-    """Our addition: what the hint points out, for the status bar (and a screen reader)."""
-    names = [f"the {Card.parse(code).name}" for code in hint]
-    if game.phase == Phase.PASSING and len(names) > 1:
-        return f"Hint: pass {', '.join(names[:-1])} and {names[-1]}."
-    return f"Hint: play {names[0]}."
 
 
 def taken_summary(name: str, cards: list[str]) -> str:

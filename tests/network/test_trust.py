@@ -5,6 +5,8 @@ names and a seat cookie that loses no seat."""
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.core.management import call_command
 from django.test import Client
@@ -19,6 +21,7 @@ from game.network import seats, store
 from game.network import views as network
 from game.network.state import COMPUTER_NAMES
 from game.players.view import view_of
+from tests.support import hints
 from tests.support.network import (
     HX,
     Person,
@@ -379,6 +382,10 @@ def test_h_hints_at_the_cards_a_computer_would_choose_in_your_own_seat():
     card = players.choose_play(state.game.copy(), turn)
     html = person.client.post(f"/t/{anna.code}/hint", **HX).content.decode()
     assert f"face-{card} hinted" in html
+    # why, from this seat's own search (the figures a computer in the seat would have)
+    names = ["You" if s == turn else seat.name for s, seat in enumerate(state.seats)]
+    figures = players.weigh_play(state.game.copy(), turn)
+    hints.check_play(unescape(status_of(html)), state.game, turn, figures, names)
     quiet = other.client.get(f"/t/{anna.code}/hint", **HX).content.decode()
     assert "There is nothing to choose now, so there is no hint." in quiet
     assert table_of(anna.code)[0].version == version

@@ -4,8 +4,9 @@ import pytest
 
 from game.engine import Game, card_name
 from game.engine.handlog import HandRecord, kept_for_review, last_hand
-from game.players import choose_pass, choose_play, view_of
+from game.players import choose_pass, choose_play, view_of, weigh_pass, weigh_play
 from game.web.hand_review import FINE_MARGIN, judge_play, pauline_in_seat, review
+from tests.support import hints
 
 NAMES = ("Ada", "Pauline", "Michele", "Ben")
 
@@ -108,6 +109,23 @@ def test_a_random_pass_and_random_plays_find_costly_ones_and_the_costliest_is_ma
     marked = [j for j in found.judgements if j.costliest]
     assert marked == [found.costliest]
     assert found.costliest.cost == max(j.cost for j in costly)
+
+    # the costliest quotes the hint as it would have spoken at that moment, figures and all
+    top = found.costliest
+    moments = {}
+
+    def look(now: Game, seat, code) -> None:
+        if (seat is None and top.trick == 0) or (seat == 0 and now.tricks_played + 1 == top.trick):
+            moments[top.trick] = now.copy()
+
+    HandRecord.of(game).replay(look)
+    then = moments[top.trick]
+    quoted = top.sentence.split(" The hint at that moment: ", 1)[1]
+    if top.trick == 0:
+        hints.check_pass(f"Hint: {quoted}", then, 0, weigh_pass(then, 0))
+    else:
+        names = ["You", *NAMES[1:]]
+        hints.check_play(f"Hint: {quoted}", then, 0, weigh_play(then, 0), names)
 
 
 def test_a_review_is_the_same_each_time():

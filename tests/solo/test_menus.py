@@ -3,6 +3,7 @@ its own), numbered games, options, statistics, undo, hint and exit, and each ref
 
 from __future__ import annotations
 
+import html
 import re
 import tomllib
 
@@ -14,9 +15,16 @@ from game.engine import Game
 from game.solo import actions
 from game.web import table
 from game.web.player import PlayerState, Stats
-from tests.support import REPO
+from tests.support import REPO, hints
 from tests.support.browser import played_until
-from tests.support.web import HX, card_a_computer_takes, state_of, store, winning_card
+from tests.support.web import (
+    HX,
+    card_a_computer_takes,
+    state_of,
+    status_of,
+    store,
+    winning_card,
+)
 
 DIALOGS = {
     "/help": "dialog-help",
@@ -139,6 +147,7 @@ def test_help_explains_rules_keys_and_our_additions(client):
         assert f'<th scope="row">{key}</th>' in page
     additions = page.split("<h2>Our additions</h2>", 1)[1]
     assert "we added them" in additions
+    assert "and says why in a sentence or two" in additions  # the hint's reasons (issue 45)
     for words in ("Numbered games", "reload", "Statistics", "Undo Card", "Hint", "26 off"):
         assert words in additions
 
@@ -576,7 +585,8 @@ def test_hint_while_passing_points_out_three_cards(client):
     response = client.post("/hint", **HX)
     want = set(players.choose_pass(state.game, 0))
     assert set(hinted(text(response))) == want and len(want) == 3
-    assert "Hint: pass the " in text(response)
+    said = html.unescape(status_of(text(response)))  # the reason each card goes, from the rule
+    hints.check_pass(said, state.game, 0, players.weigh_pass(state.game, 0))
     after = state_of(client)
     assert after.game == state.game and after.selected == [] and after.seq == state.seq
 
@@ -586,9 +596,13 @@ def test_hint_while_playing_points_out_one_card_and_plays_nothing(client):
     response = client.post("/hint", **HX)
     want = players.choose_play(state.game, 0)
     assert hinted(text(response)) == [want]
+    said = html.unescape(status_of(text(response)))  # why, in the search's own figures
+    names = ["You", "Pauline", "Michele", "Ben"]
+    hints.check_play(said, state.game, 0, players.weigh_play(state.game, 0), names)
     assert state_of(client).game == state.game
     plain = client.post("/hint")  # without JavaScript: the table with the hint, straight away
     assert plain.status_code == 200 and hinted(text(plain)) == [want]
+    assert html.unescape(status_of(text(plain))) == said
     assert text(plain).startswith("<!doctype html>")
 
 

@@ -148,3 +148,33 @@ MIXED = {
 
 # One suit each: you clubs, Pauline diamonds, Michele spades, Ben thirteen hearts.
 SUITS = {0: suit("C"), 1: suit("D"), 2: suit("S"), 3: suit("H")}
+
+
+# Ben has taken twelve hearts, every point, in nine tricks; he leads the ace of diamonds to the
+# tenth, and you, without a diamond, hold the queen of spades and three low spades. Michele has
+# shown no diamonds (trick 8).
+BEN_HAS_EVERY_POINT = {
+    "hands": {0: "QS 2S 3S 4S", 1: "5S 6S 7S 8D", 2: "TS JS KS AS"},
+    "tricks": (
+        "0 2C 3C 4C AC",
+        "3 KC 5C 6C 7C",
+        "3 QC 8C 9C TC",
+        "3 JC 2H 3H 4H",
+        "3 AH 5H 6H 7H",
+        "3 KH 8H 9H 9D",
+        "3 QH 2D 5D TD",
+        "3 JD 3D 6D 8S",
+        "3 JH 4D 7D 9S",
+        "3 AD",
+    ),
+}
+# Passing left with the queen of spades and two lower spades: the rule passes her.
+QUEEN_AND_TWO_SPADES = {
+    "hands": {
+        0: "QS 2S 5S 3C 7C 9C 4D 8D JD 3H 6H 9H KH",
+        1: "AS KS 3S 4S 2C 4C 5C 2D 3D 5D 2H 4H 5H",
+        2: "6S 7S 8S 9S 6C 8C TC 6D 7D 9D 7H 8H TH",
+    },
+    "phase": "passing",
+    "k": 1,
+}

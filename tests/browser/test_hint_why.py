@@ -1,0 +1,235 @@
+"""In Debian's Chromium: the hint says why (issue 45). A learner presses H before every choice
+of a whole hand, passing and playing, by mouse, by keyboard alone with the live region
+listened to, without JavaScript, and on a 320-pixel phone; every sentence is read off the
+page and held against the search's figures for the same position, worked out here again from
+the game the browser's cookie holds (``weigh_play`` / ``weigh_pass``). The passing and moon
+sentences on positions built for them; axe on the hinted table; and at a network table, where
+the sentence is the seat's own search, read against the table's row."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.contrib.sessions.backends.signed_cookies import SessionStore
+from playwright.sync_api import Page, expect
+
+from game import players
+from game.web.player import PlayerState
+from game.web.session import load
+from tests.support import hints
+from tests.support.browser import (
+    CARDS,
+    STATUS,
+    Axe,
+    act,
+    click_button,
+    deal_by_the_game_menu,
+    give_name,
+    heard,
+    keys,
+    listen,
+    open_at,
+    start,
+)
+from tests.support.engine import BEN_HAS_EVERY_POINT, QUEEN_AND_TWO_SPADES, craft
+from tests.support.network import table_of
+
+HINT = "#status .status-hint"
+HINTED = "#table .hand .card.hinted"
+NAMES = ["You", "Pauline", "Michele", "Ben"]
+
+
+def state_in(page: Page) -> PlayerState:
+    """The player's state as the browser's cookie holds it, read as the server reads it."""
+    cookie = next(c for c in page.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME)
+    return load(SessionStore(session_key=cookie["value"]))
+
+
+def check_hint(page: Page, said: str) -> list[str]:
+    """The sentence on the page, held against the search's figures for the same position."""
+    game = state_in(page).game
+    assert said.startswith("Hint: "), said
+    if game.phase == "passing":
+        figures = players.weigh_pass(game.copy(), 0)
+        assert sorted(figures.cards) == sorted(page.locator(HINTED).evaluate_all(VALUES))
+        return hints.check_pass(said, game, 0, figures)
+    figures = players.weigh_play(game.copy(), 0)
+    assert page.locator(HINTED).get_attribute("value") == figures.card
+    return hints.check_play(said, game, 0, figures, NAMES)
+
+
+VALUES = "cards => cards.map(c => c.value)"
+EDGE = {"x": 6, "y": 24}  # a point of a card's strip that the next card does not cover
+
+
+def ask_hint(page: Page, how) -> str:
+    """H (or the menu), then the sentence it shows once the hinted table is drawn."""
+    how()
+    expect(page.locator(HINT)).to_be_visible()
+    expect(page.locator(HINTED).first).to_be_visible()
+    return page.locator(STATUS).inner_text()
+
+
+def test_a_learner_presses_h_before_every_choice_of_a_hand(page: Page, live_server):
+    start(page, live_server.url)
+    said = [ask_hint(page, lambda: page.keyboard.press("h"))]
+    kinds = check_hint(page, said[-1])
+    for code in page.locator(HINTED).evaluate_all(VALUES):
+        act(page, page.locator(f'{CARDS}[value="{code}"]'))
+    click_button(page, "Pass Left")
+    click_button(page, "OK")
+    while page.locator(CARDS).count():
+        expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+        said.append(ask_hint(page, lambda: page.keyboard.press("h")))
+        kinds += check_hint(page, said[-1])
+        act(page, page.locator(HINTED))
+    assert len(said) == 14 and all(len(hints.sentences(s)) >= 2 for s in said)
+    print("\n".join(said), "\n", sorted(set(kinds)))
+    assert state_in(page).tally.hints == 14  # the challenge's tally counted every hint
+    page.keyboard.press("F1")  # Help lists it among our additions
+    expect(page.locator("#dialog-help")).to_contain_text("and says why in a sentence or two")
+
+
+def test_by_keyboard_alone_the_live_region_reads_each_sentence_once(page: Page, live_server):
+    listen(page)
+    start(page, live_server.url)
+    page.locator("#menu-game-button").focus()
+    page.keyboard.press("Tab")  # into the hand
+    told = []
+
+    def hint_by_key() -> str:
+        before = len(heard(page))
+        sentence = ask_hint(page, lambda: page.keyboard.press("h"))
+        expect(page.locator(HINT)).to_have_text(sentence)
+        now = heard(page)[before:]
+        assert now == [sentence], now  # read once, nothing else with it
+        told.append(sentence)
+        return sentence
+
+    def to(code: str) -> None:
+        index = page.locator(CARDS).evaluate_all(VALUES).index(code)
+        page.keyboard.press("Home")
+        for _ in range(index):
+            page.keyboard.press("ArrowRight")
+        expect(page.locator(f'{CARDS}[value="{code}"]')).to_be_focused()
+
+    check_hint(page, hint_by_key())
+    for code in page.locator(HINTED).evaluate_all(VALUES):
+        to(code)
+        keys(page, "Space")
+    keys(page, "Enter")  # Pass Left
+    keys(page, "Enter")  # OK
+    while page.locator(CARDS).count():
+        check_hint(page, hint_by_key())
+        to(page.locator(HINTED).get_attribute("value"))
+        keys(page, "Enter")
+    assert len(told) == 14
+    spoken = heard(page)
+    for sentence in told:  # a hint is not told again by the redraws after it
+        assert sum(1 for s in spoken if sentence in s) == told.count(sentence)
+
+
+def test_without_javascript_the_page_is_drawn_with_the_sentence(fresh_context, live_server):
+    context = fresh_context(java_script_enabled=False, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(live_server.url)
+    give_name(page)
+
+    def sent(locator, **where) -> None:
+        """A click that sends a form, once the page it leads to has loaded."""
+        with page.expect_navigation():
+            locator.click(**where)
+
+    def by_menu() -> None:
+        page.locator("#menu-game-button").hover()
+        sent(page.get_by_role("menuitem", name="Hint"))
+
+    check_hint(page, ask_hint(page, by_menu))
+    for code in page.locator(HINTED).evaluate_all(VALUES):
+        sent(page.locator(f'{CARDS}[value="{code}"]'), position=EDGE)  # its visible strip
+    sent(page.get_by_role("button", name="Pass Left"))
+    sent(page.get_by_role("button", name="OK"))
+    plays = 0
+    while page.locator(CARDS).count():
+        check_hint(page, ask_hint(page, by_menu))
+        sent(page.locator(HINTED), position=EDGE)
+        plays += 1
+    assert plays == 13
+
+
+def test_on_a_320_pixel_phone_the_sentence_wraps_and_nothing_is_hidden(fresh_context, live_server):
+    context = fresh_context(
+        viewport={"width": 320, "height": 568}, reduced_motion="reduce", bypass_csp=True
+    )
+    page = context.new_page()
+    start(page, live_server.url)
+    axe = Axe(page)
+    longest = ""
+    for step in ("passing", "play 1", "play 2", "play 3", "play 4"):
+        said = ask_hint(page, lambda: page.keyboard.press("h"))
+        check_hint(page, said)
+        longest = max(longest, said, key=len)
+        box = page.locator(HINT).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 320, box
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 568, box
+        cut = page.locator("#status").evaluate("e => e.scrollWidth > e.clientWidth")
+        assert not cut, "the status bar cuts the sentence short"
+        for card in page.locator(HINTED).all():
+            card_box = card.bounding_box()
+            assert card_box["y"] >= 0 and card_box["y"] + 10 <= 568, card_box  # still in view
+        axe.check(f"hint at the {step}, 320 px")
+        if step == "passing":
+            for code in page.locator(HINTED).evaluate_all(VALUES):
+                act(page, page.locator(f'{CARDS}[value="{code}"]'))
+            click_button(page, "Pass Left")
+            click_button(page, "OK")
+        else:
+            act(page, page.locator(HINTED))
+    assert len(longest) > 150, longest  # a sentence of some length was among them
+    assert not axe.found, axe.found
+
+
+def test_a_queen_with_two_lower_spades_and_a_moon_after_nine_tricks(fresh_context, live_server):
+    page = fresh_context(bypass_csp=True).new_page()
+    axe = Axe(page)
+    for position, kind in ((QUEEN_AND_TWO_SPADES, "queen"), (BEN_HAS_EVERY_POINT, "moon against")):
+        state = PlayerState()
+        state.options.name = "Ada"
+        state.game = craft(**position)
+        open_at(page, live_server.url, state)
+        said = ask_hint(page, lambda: page.keyboard.press("h"))
+        print(said)
+        assert kind in check_hint(page, said)
+        axe.check(f"hint: {kind}")
+    assert re.search(r"Ben has taken all 12 points so far and could shoot the moon", said)
+    assert not axe.found, axe.found
+
+
+@pytest.mark.django_db(transaction=True)
+def test_at_a_network_table_the_sentence_is_the_seats_own_search(fresh_context, live_server):
+    page = fresh_context(base_url=live_server.url, reduced_motion="reduce").new_page()
+    deal_by_the_game_menu(page, "Ada", 617)
+    code = re.search(r"/t/([^/]+)/", page.url).group(1)
+    page.keyboard.press("F2")  # computers in the three other seats
+    expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Pauline.")
+
+    def seen(said: str) -> list[str]:
+        state = table_of(code)[1]
+        game = state.game
+        if game.phase == "passing":
+            return hints.check_pass(said, game, 0, players.weigh_pass(game.copy(), 0))
+        names = ["You", *(seat.name for seat in state.seats[1:])]
+        return hints.check_play(said, game, 0, players.weigh_play(game.copy(), 0), names)
+
+    kinds = seen(ask_hint(page, lambda: page.keyboard.press("h")))
+    for card in page.locator(HINTED).evaluate_all(VALUES):
+        act(page, page.locator(f'{CARDS}[value="{card}"]'))
+    click_button(page, "Pass Left")
+    click_button(page, "OK")
+    for _ in range(3):
+        expect(page.locator(STATUS)).to_have_text("Select a card to play.", timeout=10_000)
+        kinds += seen(ask_hint(page, lambda: page.keyboard.press("h")))
+        act(page, page.locator(HINTED))
+    assert len(kinds) >= 4
