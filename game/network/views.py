@@ -351,7 +351,7 @@ def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) 
             break
         state.seats[seat].seq += 1
         tables.advance(state, clock.think)
-        if store.save_if_current(row, state):
+        if store.save_if_current(row, state, tables.private_to(row.state, state, seat)):
             break
     else:
         raise store.Busy

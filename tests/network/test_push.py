@@ -50,10 +50,30 @@ def test_a_stream_tells_the_version_at_once_then_each_save_and_beats_between(tmp
         assert stream.next_version(10) == versions[-1]
         stream.wait_for_beats(stream.comments + 2)  # two beats, and nothing saved meanwhile:
         assert stream.events.empty()  # no event either
-        versions.append(version_of(ada.act("select", card=hand_of(ada)[0])))
+        versions.append(version_of(bea.act("select", card=hand_of(bea)[0])))
         assert stream.next_version(10) == versions[-1]
         assert versions[-1] > versions[0] > first
         stream.close()
+
+
+def test_a_card_selected_wakes_only_that_seats_pages(tmp_path):
+    """A card selected (or put back) shows on its own seat's pages alone: the other seats'
+    streams are not told, so their pages do not fetch a table drawn as they have it; the
+    seat's other tab is told."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        ada, bea = a_table_for_two(server.port)
+        started = version_of(ada.act("start"))
+        beas, adas = EventStream(bea, server.port), EventStream(ada, server.port)
+        assert beas.next_version(10) == started and adas.next_version(10) == started
+        selected = version_of(ada.act("select", card=hand_of(ada)[0]))
+        assert adas.next_version(10) == selected  # Ada's other tab
+        again = version_of(ada.act("select", card=hand_of(ada)[0]))  # put back
+        assert adas.next_version(10) == again
+        mine = version_of(bea.act("select", card=hand_of(bea)[0]))
+        assert beas.next_version(10) == mine  # Ada's two were never told to Bea's page
+        beas.close()
+        adas.close()
 
 
 def as_wsgi_serves(get, path: str):
