@@ -58,6 +58,7 @@ def admit(request: HttpRequest, code: str) -> tuple[int, str, int | None] | None
     seat = seats.seat_of(request, code, state)
     if seat is None:
         return None if seats.heir_of(request, code, state) is None else (row.version, "", None)
+    presence.hold(row, state.seats[seat].token_hash)
     presence.back(row, state, seat)
     return row.version, state.seats[seat].token_hash, seat
 

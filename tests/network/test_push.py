@@ -5,7 +5,10 @@ other, and across a lost listener connection (PostgreSQL)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -173,3 +176,51 @@ def test_a_killed_listener_connection_loses_no_move(tmp_path):
         version = version_of(ada.act("select", card=hand_of(ada)[0]))  # and B hears again
         assert stream.wait_for(version, 10) == version
         stream.close()
+
+
+def rows(env: dict[str, str], sql: str, args: tuple) -> list[tuple]:
+    """A query on the instances' own database (SQLite's file, or the PostgreSQL they share)."""
+    url = env["DATABASE_URL"]
+    if on_postgres():
+        with psycopg.connect(url) as connection:
+            return connection.execute(sql, args).fetchall()
+    with contextlib.closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as connection:
+        return connection.execute(sql.replace("%s", "?"), args).fetchall()
+
+
+def eventually(check, timeout: float = 30):
+    """Wait until ``check()`` gives something true (what the server writes in the background)."""
+    deadline = time.monotonic() + timeout
+    while not (found := check()):
+        assert time.monotonic() < deadline, "the server never wrote it"
+        time.sleep(0.05)
+    return found
+
+
+def test_a_seat_with_two_tabs_on_two_processes_has_left_only_when_both_close(tmp_path):
+    """Bea's two tabs hold their streams from two instances (two worker processes): one closed
+    leaves her at the table, as Ada's page shows; the second closed marks her gone."""
+    env = site_env(tmp_path, HEARTS_LEFT_SECONDS="0")
+    with instance(env, tmp_path, "a") as one, instance(env, tmp_path, "b") as two:
+        ada, bea = a_table_for_two(one.port)
+        ada.act("start")
+        holds = (
+            "SELECT count(*) FROM game_streamhold h JOIN game_table t ON h.table_id = t.id"
+            " WHERE t.code = %s"
+        )
+
+        def left() -> float:
+            (state,) = rows(env, "SELECT state FROM game_table WHERE code = %s", (ada.code,))[0]
+            return json.loads(state)["seats"][1].get("g", 0.0)
+
+        tabs = [EventStream(bea, one.port), EventStream(bea, two.port)]
+        for tab in tabs:
+            tab.next_version(10)
+        eventually(lambda: rows(env, holds, (ada.code,))[0][0] == 2)
+        tabs[0].close()  # one tab closed: instance one holds no stream of Bea's any more
+        eventually(lambda: rows(env, holds, (ada.code,))[0][0] == 1)
+        between = time.time()
+        assert "has left the table" not in ada.table(two.port)
+        tabs[1].close()
+        assert eventually(left) >= between  # marked by the second tab's closing, not the first
+        assert "Bea (has left the table)" in ada.table(one.port)
