@@ -9,15 +9,17 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.browser import CARDS, STATUS, act, join_at_the_prompt
+from tests.support.browser import (
+    CARDS,
+    HAND_WAITING,
+    PLAYABLE,
+    STATUS,
+    dealer_and_friend,
+    one_step,
+)
 from tests.support.push import HOST, instance, site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PLAYABLE = "#table .hand-form[action$='/play'] .card:not([aria-disabled='true'])"
-WAITING = """() => { const h = document.querySelector('#table .hand');
-  return !!h && h.getAnimations().some(a => a.animationName === 'wait-turn'
-    && a.playState === 'running'); }"""
 
 
 def version(page: Page) -> int:
@@ -44,39 +46,21 @@ def slow_dealer(page: Page, name: str) -> str:
     return page.locator("#table-link").input_value()
 
 
-def one_step(page: Page) -> bool:
-    """Pass, accept or play what the page offers, if anything (always the first card)."""
-    for selector in ("#pass-button:not([disabled])", "#table form.continue button.push"):
-        if page.locator(selector).count():
-            act(page, page.locator(selector))
-            return True
-    if page.locator("#table .hand-form[action$='/select']").count():
-        act(page, page.locator("#table .hand .card:not(.raised)").first)
-        return True
-    if page.locator(PLAYABLE).count() and not page.evaluate(WAITING):
-        act(page, page.locator(PLAYABLE).first)
-        return True
-    return False
-
-
 def test_a_card_chosen_while_a_trick_is_gathered_survives_another_players_redraw(
     browser: Browser, tmp_path
 ):
     env = site_env(tmp_path)
     with instance(env, tmp_path, "a") as server:
         base = f"http://{HOST}:{server.port}"
-        ada = browser.new_context(base_url=base).new_page()
-        bea_context = browser.new_context(base_url=base, reduced_motion="reduce")
-        bea = bea_context.new_page()
+        ada, bea_context, bea = dealer_and_friend(
+            browser, base, lambda page: slow_dealer(page, "Ada"), "Bea", reduced_motion="reduce"
+        )
         try:
-            join_at_the_prompt(bea, slow_dealer(ada, "Ada"), "Bea")
-            expect(ada.locator(".net-seats")).to_contain_text("Bea")
-            ada.keyboard.press("F2")
             expect(bea.locator(STATUS)).to_contain_text("Select three cards to pass")
             for _ in range(400):  # both play on until Ada's own answer leaves her hand waiting
-                if ada.evaluate(WAITING) and ada.locator(PLAYABLE).count():
+                if ada.evaluate(HAND_WAITING) and ada.locator(PLAYABLE).count():
                     break
-                if not (one_step(ada) or one_step(bea)):
+                if not (one_step(ada, unless_waiting=True) or one_step(bea)):
                     ada.wait_for_timeout(100)
             else:
                 pytest.fail("Ada's page never waited for a trick to be gathered on her turn")

@@ -137,8 +137,8 @@ def test_a_move_through_one_instance_is_told_on_a_stream_from_the_other(tmp_path
         stream.next_version(10)
         version = version_of(ada.act("start"))
         assert stream.wait_for(version, 10) == version
-        for card in hand_of(ada)[:3]:
-            version = version_of(ada.act("select", card=card))
+        for card in hand_of(bea)[:3]:  # Bea's own selections, from another tab through A
+            version = version_of(bea.act("select", port=first.port, card=card))
             assert stream.wait_for(version, 10) == version
         # what B's stream told, B draws: the table after the version Bea's page showed
         status, html, _ = bea.send(
@@ -173,7 +173,7 @@ def test_a_killed_listener_connection_loses_no_move(tmp_path):
             time.sleep(0.1)
         old = found
         assert all(listeners(database).get(name) != old.get(name) for name in names)
-        version = version_of(ada.act("select", card=hand_of(ada)[0]))  # and B hears again
+        version = version_of(bea.act("select", card=hand_of(bea)[0]))  # and B hears again
         assert stream.wait_for(version, 10) == version
         stream.close()
 
