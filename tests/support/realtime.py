@@ -133,7 +133,7 @@ def joined_by_the_link(browser: Browser, port: int):
         link = deal_by_the_game_menu(anna, "Anna")
         join_at_the_prompt(bea, link, "Bea")
         expect(bea.locator(STATUS)).to_have_text("Waiting for Anna to start the game...")
-        yield anna, bea, bea_person
+        yield anna, bea
     finally:
         anna.context.close()
         bea.context.close()
