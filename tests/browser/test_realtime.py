@@ -163,7 +163,7 @@ def test_a_notice_arriving_during_a_moves_answer_is_fetched_once_the_answer_is_i
     """Bea presses Pass; the server saves it, but its answer is held on the way. Meanwhile Anna
     passes, and Bea's stream tells her page of that newer version while her own request is out.
     When her answer comes, the page draws it and then fetches Anna's pass: no timed poll."""
-    with listening_to_her_stream(browser, tmp_path) as (anna, bea):
+    with listening_to_her_stream(browser, tmp_path) as (anna, bea, _):
         for _ in range(3):
             before = bea.locator("#table").get_attribute("data-seq")
             card = bea.locator("#table .hand .card:not(.raised)").first
