@@ -243,7 +243,8 @@
   // lays it down when the hand lights) keeps its choice across a table drawn meanwhile for
   // another player's doing (someone arriving, leaving, replaced): the new drawing marks the same
   // card again if it is still in the hand and may be played, and it is laid down when that
-  // drawing's hand lights, or at once if it is lit already. A card it may not play is dropped.
+  // drawing's hand lights, or at once (once settled) if it is lit already. A card it may not
+  // play is dropped.
   var keptChoice = null;
 
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -260,7 +261,7 @@
     });
   }
 
-  document.addEventListener("htmx:afterSwap", function () {
+  document.addEventListener("htmx:afterSettle", function () {
     var value = keptChoice;
     keptChoice = null;
     if (!value) return;
@@ -273,11 +274,9 @@
       if (card.value !== value || card.getAttribute("aria-disabled") === "true") continue;
       card.classList.add("chosen");
       if (!handStillWaiting(hand)) {
-        setTimeout(function () {
-          if (!card.isConnected || !card.classList.contains("chosen")) return;
-          card.classList.remove("chosen");
-          form.requestSubmit(card);
-        }, 0);
+        // settled: htmx has taken the new form in, so the card goes as a click would send it
+        card.classList.remove("chosen");
+        form.requestSubmit(card);
       }
       return;
     }
