@@ -22,3 +22,23 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.code[:6]}… v{self.version}"
+
+
+class StreamHold(models.Model):
+    """A seat's page holds an event stream of its table in one worker process (of any instance):
+    written when a stream opens, removed when that process's last stream of the seat closes. A
+    person is marked as gone only when no process holds one (game.network.presence), so a second
+    tab served by another process keeps them at the table. A process that dies leaves its row:
+    one older than a stream's ten minutes (each stream reopens and rewrites it) is not counted."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="holds")
+    token_hash = models.CharField(max_length=64)
+    process = models.CharField(max_length=100)
+    opened = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "token_hash", "process"], name="one_hold_per_seat_and_process"
+            )
+        ]

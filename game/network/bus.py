@@ -49,14 +49,17 @@ ALIVE_SECONDS = 5.0  # the listener's round trip: a connection dead without a wo
 GONE = 0  # the version announced for a table removed (expired)
 
 
-def announce(code: str, version: int) -> None:
+def announce(code: str, version: int, only: int | None = None) -> None:
     """Tell every stream of table ``code`` that ``version`` is saved: call inside the saving
     transaction. PostgreSQL sends the notification at commit; this process's own streams are
-    woken at commit on any database (at once, without the round trip)."""
+    woken at commit on any database (at once, without the round trip). ``only``: the one seat
+    whose pages see anything new (a card selected), so the other seats' pages are not woken
+    to fetch a table drawn as they have it (``<code> <version> <seat>``)."""
+    payload = f"{code} {version}" if only is None else f"{code} {version} {only}"
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{code} {version}"])
-    transaction.on_commit(lambda: hub.wake(code, version))
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
+    transaction.on_commit(lambda: hub.committed(code, version, only))
 
 
 def announce_gone(codes: list[str]) -> None:
@@ -69,13 +72,18 @@ def announce_gone(codes: list[str]) -> None:
 
 
 class Watch:
-    """One open stream's view of its table: the newest version announced, and a wake-up."""
+    """One open stream's view of its table: the newest version announced, and a wake-up; its
+    ``seat`` (None until known, or for a page waiting for a seat) is woken by the versions
+    that concern one seat only when they are its own."""
 
     def __init__(self) -> None:
         self.version = 0
         self.event = asyncio.Event()
+        self.seat: int | None = None
 
-    def offer(self, version: int) -> None:
+    def offer(self, version: int, only: int | None = None) -> None:
+        if only is not None and self.seat is not None and self.seat != only:
+            return  # another seat's private change: nothing of this page's table moved
         if version > self.version:
             self.version = version
             self.event.set()
@@ -92,6 +100,10 @@ class Hub:
         self.watched = asyncio.Event()  # SQLite: set when a stream opens here
         # PostgreSQL: code -> (the newest version heard since the session connected, when)
         self.heard: dict[str, tuple[int, float]] = {}
+        # code -> (the newest version saved in this process, the one seat it concerns or None),
+        # written by the saving thread at commit: a version read back from the database (SQLite's
+        # watch, a catch-up) wakes only that seat's pages, as its announcement did
+        self.saved_here: dict[str, tuple[int, int | None]] = {}
 
     def start(self) -> None:
         """Start the listener if it is not running (call on the event loop)."""
@@ -111,17 +123,20 @@ class Hub:
         return found
 
     def hear(self, payload: str) -> None:
-        """A notification: ``<code> <version>`` saved, or ``<code> 0``, removed."""
-        code, _, version = payload.partition(" ")
+        """A notification: ``<code> <version>`` saved (``<code> <version> <seat>``: a change
+        only that seat's pages see), or ``<code> 0``, removed."""
+        code, _, rest = payload.partition(" ")
+        version, _, seat = rest.partition(" ")
         if not (version.isascii() and version.isdigit()):
             return
+        only = int(seat) if seat in ("0", "1", "2", "3") else None
         number = int(version)
         if number == GONE:
             self.heard.pop(code, None)
             return
         before = self.heard.get(code, (0, 0.0))[0]
         self.heard[code] = (max(before, number), time.time())
-        self.offer(code, number)
+        self.offer(code, number, only)
 
     def forget(self, older_than: float) -> None:
         """Drop what was heard of tables silent since ``older_than`` (a Unix time)."""
@@ -143,11 +158,19 @@ class Hub:
             watching.discard(found)
             if not watching:
                 del self.watches[code]
+                self.saved_here.pop(code, None)
 
     def streams(self) -> int:
         return sum(len(watching) for watching in self.watches.values())
 
-    def wake(self, code: str, version: int) -> None:
+    def committed(self, code: str, version: int, only: int | None) -> None:
+        """A save of this process is committed (in the saving thread): note whom it concerns,
+        then wake the streams."""
+        if code in self.watches and version > self.saved_here.get(code, (0, None))[0]:
+            self.saved_here[code] = (version, only)
+        self.wake(code, version, only)
+
+    def wake(self, code: str, version: int, only: int | None = None) -> None:
         """Wake the streams of ``code`` from any thread (a move's, the loop's own)."""
         loop = self.loop
         if loop is None or loop.is_closed():
@@ -157,20 +180,21 @@ class Hub:
         except RuntimeError:
             running = None
         if running is loop:
-            self.offer(code, version)
+            self.offer(code, version, only)
         else:
-            loop.call_soon_threadsafe(self.offer, code, version)
+            loop.call_soon_threadsafe(self.offer, code, version, only)
 
-    def offer(self, code: str, version: int) -> None:
+    def offer(self, code: str, version: int, only: int | None = None) -> None:
         for found in list(self.watches.get(code, ())):
-            found.offer(version)
+            found.offer(version, only)
 
     async def catch_up(self) -> None:
         """Read the versions of every table streamed here and wake those that moved."""
         codes = list(self.watches)
         if codes:
             for code, version in await sync_to_async(versions, thread_sensitive=False)(codes):
-                self.offer(code, version)
+                saved, only = self.saved_here.get(code, (0, None))
+                self.offer(code, version, only if saved == version else None)
 
     async def watch_sqlite(self) -> None:
         """SQLite: while streams are open here, ask the database file every ``CHANGE_SECONDS``

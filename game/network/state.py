@@ -326,6 +326,20 @@ def require_game(state: TableState) -> Game:
     return seating.require_game(state.game, NOT_STARTED)
 
 
+PRIVATE = ("s", "q")  # a seat's selected cards and its page's sequence: its pages' alone
+
+
+def private_to(before: str, state: TableState, seat: int) -> int | None:
+    """``seat`` if the change from ``before`` (the row's JSON) to ``state`` is one only that
+    seat's pages show (a card selected or put back), else None: every other page draws the
+    table as it already has it, so it need not be told to fetch it again."""
+    old, new = json.loads(before), json.loads(state.to_json())
+    for data in (old, new):
+        for key in PRIVATE:
+            data["seats"][seat].pop(key, None)
+    return seat if old == new else None
+
+
 def toggle(state: TableState, seat: int, code: str) -> None:
     seating.toggle(require_game(state), seat, state.seats[seat], code)
 

@@ -119,10 +119,11 @@ def bound_lock_wait() -> None:
             cursor.execute(f"PRAGMA busy_timeout = {int(LOCK_WAIT_MS)}")
 
 
-def save_if_current(row: Table, state: TableState) -> bool:
+def save_if_current(row: Table, state: TableState, only: int | None = None) -> bool:
     """Save ``state`` over ``row`` if the table's version is still the row's; False when another
     request saved first (or the table is gone). One conditional UPDATE: it waits for the row's
-    lock (at most LOCK_WAIT_MS) and then finds the version moved or not."""
+    lock (at most LOCK_WAIT_MS) and then finds the version moved or not. ``only``: the seat
+    whose pages alone see the change (``TableState.private_to``)."""
     if connection.vendor == "sqlite":
         bound_lock_wait()
     with transaction.atomic():
@@ -150,7 +151,7 @@ def save_if_current(row: Table, state: TableState) -> bool:
             if cursor.rowcount != 1:
                 return False
         row.version, row.state, row.touched = row.version + 1, saved, touched
-        bus.announce(row.code, row.version)  # every page streaming this table asks for it
+        bus.announce(row.code, row.version, only)  # every page streaming it asks for it
     return True
 
 

@@ -46,9 +46,10 @@ STREAM_SECONDS = 600  # a stream ends after ten minutes and the page opens anoth
 RETRY_MS = 1000  # how long the browser waits before it reconnects a stream that ended
 
 
-def admit(request: HttpRequest, code: str) -> tuple[int, str] | None:
+def admit(request: HttpRequest, code: str) -> tuple[int, str, int | None] | None:
     """The table's version if this browser holds a seat at it (or waits for one), with the
-    seat's token hash (empty for one waiting), else None. A person marked as gone is back."""
+    seat's token hash and number (empty and None for one waiting), else None. A person marked
+    as gone is back."""
     close_old_connections()
     row = store.fetch(code)
     if row is None:
@@ -56,9 +57,10 @@ def admit(request: HttpRequest, code: str) -> tuple[int, str] | None:
     state = TableState.from_json(row.state)
     seat = seats.seat_of(request, code, state)
     if seat is None:
-        return None if seats.heir_of(request, code, state) is None else (row.version, "")
+        return None if seats.heir_of(request, code, state) is None else (row.version, "", None)
+    presence.hold(row, state.seats[seat].token_hash)
     presence.back(row, state, seat)
-    return row.version, state.seats[seat].token_hash
+    return row.version, state.seats[seat].token_hash, seat
 
 
 def frame(version: int) -> str:
@@ -114,7 +116,7 @@ async def events(request: HttpRequest, code: str) -> HttpResponse:
     if admitted is None:
         bus.hub.unwatch(code, found)
         return plain(404, "No table you sit at has this address.")
-    version, holder = admitted
+    version, holder, found.seat = admitted
     found.offer(version)
     response = StreamingHttpResponse(stream(code, found), content_type="text/event-stream")
     response.seat_holder = holder  # for ``serve``: whose presence this stream is

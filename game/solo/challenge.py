@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game.engine import MAX_NUMBER, MIN_NUMBER
-from game.names import clean_name
+from game.names import TOO_LONG, clean_name, too_long
 from game.seating import TYPE_YOUR_NAME
 from game.solo import actions
 from game.solo.menus import closing, dialog, into_dialogs
@@ -146,9 +146,13 @@ def take_up(request: HttpRequest, link: str) -> HttpResponse:
     }
     if request.method in ("GET", "HEAD"):
         return dialog(request, "challenge", context, state, timing)
-    name = state.options.name or clean_name(request.POST.get("name", ""))
-    if not name:
-        context["message"] = TYPE_YOUR_NAME
+    typed = request.POST.get("name", "")
+    name = state.options.name or clean_name(typed)
+    refusal = "" if name else TYPE_YOUR_NAME
+    if not state.options.name and too_long(typed):  # told, never cut without a word
+        refusal, context["typed"] = TOO_LONG, typed[:100]
+    if refusal:
+        context["message"] = refusal
         return into_dialogs(dialog(request, "challenge", context, state, timing), request)
 
     def play_the_same_deals(state: PlayerState, clock: actions.Clock) -> None:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from game import seating
 from game.engine import IllegalMove, check_number
-from game.names import clean_name
+from game.names import TOO_LONG, clean_name, too_long
 from game.seating import SEQ_FIELD
 from game.solo import actions
 from game.web import respond, table
@@ -218,9 +218,12 @@ def act(
 @require_POST
 def set_name(request: HttpRequest) -> HttpResponse:
     def action(state: PlayerState, clock: seating.Clock) -> None:
-        name = clean_name(request.POST.get("name", ""))
+        typed = request.POST.get("name", "")
+        name = clean_name(typed)
         if not name:
             raise IllegalMove(seating.TYPE_YOUR_NAME)
+        if too_long(typed):  # the prompt says at most 20 characters: told, never cut
+            raise IllegalMove(TOO_LONG)
         state.options.name = name
         if state.game is None:  # a named player has a game: the 303 can name its address
             actions.start_game(state, linked_number(request.POST.get("number", "")), clock)

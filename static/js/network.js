@@ -260,6 +260,49 @@
     catchUp();
   });
 
+  // A card chosen while the trick is still shown and gathered (hearts.js marks it "chosen" and
+  // lays it down when the hand lights) keeps its choice across a table drawn meanwhile for
+  // another player's doing (someone arriving, leaving, replaced): the new drawing marks the same
+  // card again if it is still in the hand and may be played, and it is laid down when that
+  // drawing's hand lights, or at once (once settled) if it is lit already. A card it may not
+  // play is dropped.
+  var keptChoice = null;
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.target || detail.target.id !== "table" || !detail.shouldSwap) return;
+    var chosen = $("#table .hand .card.chosen");
+    keptChoice = chosen ? chosen.value : null;
+  });
+
+  function handStillWaiting(hand) {
+    return hand.getAnimations().some(function (animation) {
+      var timing = animation.effect && animation.effect.getComputedTiming();
+      return animation.animationName === "wait-turn" && animation.playState === "running" && !!timing && timing.endTime > 0;
+    });
+  }
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var value = keptChoice;
+    keptChoice = null;
+    if (!value) return;
+    var hand = $("#table .hand-form .hand[data-action='play']");
+    var form = hand && hand.closest("form");
+    if (!hand || !form || form.dataset.sent) return;
+    var cards = hand.querySelectorAll(".card");
+    for (var i = 0; i < cards.length; i++) {
+      var card = cards[i];
+      if (card.value !== value || card.getAttribute("aria-disabled") === "true") continue;
+      card.classList.add("chosen");
+      if (!handStillWaiting(hand)) {
+        // settled: htmx has taken the new form in, so the card goes as a click would send it
+        card.classList.remove("chosen");
+        form.requestSubmit(card);
+      }
+      return;
+    }
+  });
+
   // The dealer's link (lobby.html): a click in its field selects it whole, and Copy (shown only
   // where this script runs) puts it on the clipboard and says so.
   var COPIED = "The link is copied: paste it to friends.";

@@ -12,6 +12,8 @@ from django.contrib.sessions.backends.signed_cookies import SessionStore
 from playwright.sync_api import Page, expect
 
 from game.solo import actions
+from game.solo.challenge import link_of
+from game.web.challenge import Challenge, Result
 from game.web.session import save
 from game.web.table import result_sentence, seat_names
 from tests.support.browser import (
@@ -418,3 +420,39 @@ def test_exit_to_the_desktop_and_reopen(page: Page, live_server):
     expect(page.locator("#window")).to_be_visible()
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #617")
     expect(page.locator(STATUS)).to_have_text("Select a card to play.")
+
+
+# -- a name's 20 characters, said and held, in Options and in a challenge's dialog --------------
+
+LONG_NAME = "Bartholomew Jeremiah Smith"  # 26 characters; its first 20 are "Bartholomew Jeremiah"
+
+
+def test_options_name_says_its_limit_and_holds_no_more(page: Page, live_server):
+    start(page, live_server.url)
+    page.keyboard.press("F5")
+    expect_modal(page, "dialog-options")
+    field = page.get_by_label("Your name")
+    expect(field).to_have_attribute("aria-describedby", "option-name-limit")
+    expect(page.locator("#option-name-limit")).to_have_text("At most 20 characters.")
+    expect(page.locator("#option-name-limit")).to_be_visible()
+    field.fill("")
+    field.press_sequentially(LONG_NAME)
+    expect(field).to_have_value(LONG_NAME[:20])
+    page.get_by_role("button", name="OK").click()
+    expect(page.locator("#table .seat-bottom .name")).to_have_text(LONG_NAME[:20])
+
+
+def test_a_challenges_name_field_says_its_limit_and_holds_no_more(page: Page, live_server):
+    anna = Result(name="Anna", points=(26, 0, 0, 0), won=False)
+    link = link_of(Challenge(number=617, moon_off_shooter=False, results=(anna,)))
+    page.goto(f"{live_server.url}/challenge/{link}")
+    expect_modal(page, "dialog-challenge")
+    field = page.get_by_label("Your name")
+    expect(field).to_be_focused()
+    expect(page.locator("#challenge-name-limit")).to_have_text("At most 20 characters.")
+    expect(page.locator("#challenge-name-limit")).to_be_visible()
+    page.keyboard.type(LONG_NAME)
+    expect(field).to_have_value(LONG_NAME[:20])
+    page.keyboard.press("Enter")
+    expect(page.locator(TITLE)).to_have_text("Hearts - Game #617")
+    expect(page.locator("#table .seat-bottom .name")).to_have_text(LONG_NAME[:20])

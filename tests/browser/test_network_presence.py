@@ -4,40 +4,30 @@ each page holds its event stream, the presence the server already has."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from game.network.views import idle_limit
-from tests.support.browser import STATUS, act, deal_by_the_game_menu, join_at_the_prompt
+from tests.support.browser import (
+    PLAYABLE,
+    STATUS,
+    act,
+    deal_by_the_game_menu,
+    dealer_and_friend,
+    one_step,
+)
 from tests.support.push import HOST, instance, site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PLAYABLE = "#table .hand-form[action$='/play'] .card:not([aria-disabled='true'])"
-
-
-def one_step(page: Page) -> None:
-    """Pass, accept or play what the page offers, if anything (always the first card)."""
-    for selector in ("#pass-button:not([disabled])", "#table form.continue button.push"):
-        if page.locator(selector).count():
-            act(page, page.locator(selector))
-            return
-    if page.locator("#table .hand-form[action$='/select']").count():
-        act(page, page.locator("#table .hand .card:not(.raised)").first)
-    elif page.locator(PLAYABLE).count():
-        act(page, page.locator(PLAYABLE).first)
 
 
 def test_when_bob_closes_his_window_mid_hand_anna_reads_that_he_left(browser: Browser, tmp_path):
     env = site_env(tmp_path, HEARTS_LEFT_SECONDS="2")
     with instance(env, tmp_path, "a") as server:
         base = f"http://{HOST}:{server.port}"
-        anna = browser.new_context(base_url=base).new_page()
-        bob_context = browser.new_context(base_url=base)
-        bob = bob_context.new_page()
+        anna, bob_context, bob = dealer_and_friend(
+            browser, base, lambda page: deal_by_the_game_menu(page, "Anna"), "Bob"
+        )
         try:
-            join_at_the_prompt(bob, deal_by_the_game_menu(anna, "Anna"), "Bob")
-            expect(anna.locator(".net-seats")).to_contain_text("Bob")
-            anna.keyboard.press("F2")
             expect(bob.locator(STATUS)).to_have_text("Select three cards to pass to Michele.")
             for _ in range(200):  # both pass; Anna plays until it is Bob's turn
                 if bob.locator(PLAYABLE).count():

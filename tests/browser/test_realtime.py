@@ -165,7 +165,7 @@ def test_a_notice_arriving_during_a_moves_answer_is_fetched_once_the_answer_is_i
     """Bea presses Pass; the server saves it, but its answer is held on the way. Meanwhile Anna
     passes, and Bea's stream tells her page of that newer version while her own request is out.
     When her answer comes, the page draws it and then fetches Anna's pass: no timed poll."""
-    with listening_to_her_stream(browser, tmp_path) as (anna, bea):
+    with listening_to_her_stream(browser, tmp_path) as (anna, bea, _):
         for _ in range(3):
             before = bea.locator("#table").get_attribute("data-seq")
             card = bea.locator("#table .hand .card:not(.raised)").first
@@ -199,7 +199,7 @@ def test_after_fetches_put_off_the_pages_own_move_ends_the_waiting(browser: Brow
     newer table is drawn (here by the page's own move), that waiting is over: the next notice's
     fetch, put off once, is asked again 50 ms on, not after the long wait the earlier ones
     built up (which a poll's URL in the access log makes look like the timed poll)."""
-    with listening_to_her_stream(browser, tmp_path) as (anna, bea):
+    with listening_to_her_stream(browser, tmp_path) as (anna, bea, tab):
         asked: list[tuple[float, str]] = []
         put_off = {"left": 5}
 
@@ -215,20 +215,21 @@ def test_after_fetches_put_off_the_pages_own_move_ends_the_waiting(browser: Brow
                 route.continue_()
 
         bea.route(re.compile(r"/poll\?"), answer)
-        cards = hand_of(anna)
-        anna.act("select", card=cards[0])
+        cards = hand_of(tab)  # Bea's other tab raises and lowers a card: her page is told
+        tab.act("select", card=cards[0])
         while len(asked) < 5:  # put off five times: 50, 100, 200, 400 ms apart
             bea.wait_for_timeout(10)
-        version = version_of(anna.act("select", card=cards[0]))  # lowered again: one more save
+        version = version_of(tab.act("select", card=cards[0]))  # lowered again: one more save
         bea.wait_for_function("v => window.__told.includes(v)", arg=version)
+        expect(bea.locator("#table .net-poll")).to_have_attribute("data-version", str(version))
         # Bea raises a card herself: her move's answer draws the table as it is now
-        card = bea.locator("#table .hand .card:not(.raised)").first
+        card = bea.locator(f'#table .hand .card:not(.raised):not([value="{cards[0]}"])').first
         card.click(position={"x": 6, "y": card.bounding_box()["height"] - 8})
         expect(bea.locator("#table .hand .card.raised")).to_have_count(1)
         drawn = int(bea.locator("#table .net-poll").get_attribute("data-version"))
         put_off["left"] = 1
         before = len(asked)
-        version = version_of(anna.act("select", card=cards[0]))
+        version = version_of(tab.act("select", card=cards[0]))
         assert version > drawn
         expect(bea.locator("#table .net-poll")).to_have_attribute(
             "data-version", str(version), timeout=10_000

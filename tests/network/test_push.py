@@ -5,7 +5,10 @@ other, and across a lost listener connection (PostgreSQL)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -50,10 +53,30 @@ def test_a_stream_tells_the_version_at_once_then_each_save_and_beats_between(tmp
         assert stream.next_version(10) == versions[-1]
         stream.wait_for_beats(stream.comments + 2)  # two beats, and nothing saved meanwhile:
         assert stream.events.empty()  # no event either
-        versions.append(version_of(ada.act("select", card=hand_of(ada)[0])))
+        versions.append(version_of(bea.act("select", card=hand_of(bea)[0])))
         assert stream.next_version(10) == versions[-1]
         assert versions[-1] > versions[0] > first
         stream.close()
+
+
+def test_a_card_selected_wakes_only_that_seats_pages(tmp_path):
+    """A card selected (or put back) shows on its own seat's pages alone: the other seats'
+    streams are not told, so their pages do not fetch a table drawn as they have it; the
+    seat's other tab is told."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        ada, bea = a_table_for_two(server.port)
+        started = version_of(ada.act("start"))
+        beas, adas = EventStream(bea, server.port), EventStream(ada, server.port)
+        assert beas.next_version(10) == started and adas.next_version(10) == started
+        selected = version_of(ada.act("select", card=hand_of(ada)[0]))
+        assert adas.next_version(10) == selected  # Ada's other tab
+        again = version_of(ada.act("select", card=hand_of(ada)[0]))  # put back
+        assert adas.next_version(10) == again
+        mine = version_of(bea.act("select", card=hand_of(bea)[0]))
+        assert beas.next_version(10) == mine  # Ada's two were never told to Bea's page
+        beas.close()
+        adas.close()
 
 
 def as_wsgi_serves(get, path: str):
@@ -114,8 +137,8 @@ def test_a_move_through_one_instance_is_told_on_a_stream_from_the_other(tmp_path
         stream.next_version(10)
         version = version_of(ada.act("start"))
         assert stream.wait_for(version, 10) == version
-        for card in hand_of(ada)[:3]:
-            version = version_of(ada.act("select", card=card))
+        for card in hand_of(bea)[:3]:  # Bea's own selections, from another tab through A
+            version = version_of(bea.act("select", port=first.port, card=card))
             assert stream.wait_for(version, 10) == version
         # what B's stream told, B draws: the table after the version Bea's page showed
         status, html, _ = bea.send(
@@ -150,6 +173,54 @@ def test_a_killed_listener_connection_loses_no_move(tmp_path):
             time.sleep(0.1)
         old = found
         assert all(listeners(database).get(name) != old.get(name) for name in names)
-        version = version_of(ada.act("select", card=hand_of(ada)[0]))  # and B hears again
+        version = version_of(bea.act("select", card=hand_of(bea)[0]))  # and B hears again
         assert stream.wait_for(version, 10) == version
         stream.close()
+
+
+def rows(env: dict[str, str], sql: str, args: tuple) -> list[tuple]:
+    """A query on the instances' own database (SQLite's file, or the PostgreSQL they share)."""
+    url = env["DATABASE_URL"]
+    if on_postgres():
+        with psycopg.connect(url) as connection:
+            return connection.execute(sql, args).fetchall()
+    with contextlib.closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as connection:
+        return connection.execute(sql.replace("%s", "?"), args).fetchall()
+
+
+def eventually(check, timeout: float = 30):
+    """Wait until ``check()`` gives something true (what the server writes in the background)."""
+    deadline = time.monotonic() + timeout
+    while not (found := check()):
+        assert time.monotonic() < deadline, "the server never wrote it"
+        time.sleep(0.05)
+    return found
+
+
+def test_a_seat_with_two_tabs_on_two_processes_has_left_only_when_both_close(tmp_path):
+    """Bea's two tabs hold their streams from two instances (two worker processes): one closed
+    leaves her at the table, as Ada's page shows; the second closed marks her gone."""
+    env = site_env(tmp_path, HEARTS_LEFT_SECONDS="0")
+    with instance(env, tmp_path, "a") as one, instance(env, tmp_path, "b") as two:
+        ada, bea = a_table_for_two(one.port)
+        ada.act("start")
+        holds = (
+            "SELECT count(*) FROM game_streamhold h JOIN game_table t ON h.table_id = t.id"
+            " WHERE t.code = %s"
+        )
+
+        def left() -> float:
+            (state,) = rows(env, "SELECT state FROM game_table WHERE code = %s", (ada.code,))[0]
+            return json.loads(state)["seats"][1].get("g", 0.0)
+
+        tabs = [EventStream(bea, one.port), EventStream(bea, two.port)]
+        for tab in tabs:
+            tab.next_version(10)
+        eventually(lambda: rows(env, holds, (ada.code,))[0][0] == 2)
+        tabs[0].close()  # one tab closed: instance one holds no stream of Bea's any more
+        eventually(lambda: rows(env, holds, (ada.code,))[0][0] == 1)
+        between = time.time()
+        assert "has left the table" not in ada.table(two.port)
+        tabs[1].close()
+        assert eventually(left) >= between  # marked by the second tab's closing, not the first
+        assert "Bea (has left the table)" in ada.table(one.port)

@@ -50,9 +50,9 @@ def test_a_save_on_one_worker_reaches_the_streams_of_the_other_at_once(tmp_path)
             version = version_of(anna.act("start"))
             for stream in streams:
                 assert stream.wait_for(version, timeout=10) == version
-            cards = re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', anna.table())
-            for _ in range(MOVES - 1):  # one card raised and lowered again, each a save
-                version = version_of(anna.act("select", card=cards[0]))
+            cards = re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', bea.table())
+            for _ in range(MOVES - 1):  # one card of Bea's raised and lowered, each a save
+                version = version_of(bea.act("select", card=cards[0]))  # her pages see it
                 for stream in streams:
                     # well within the minute the timed read waits: the change check told it
                     stream.wait_for(version, timeout=10)

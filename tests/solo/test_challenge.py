@@ -14,6 +14,7 @@ from django.core import signing
 from django.test import Client
 
 from game.engine import Phase
+from game.names import TOO_LONG
 from game.solo import actions
 from game.solo.challenge import LINK_MAX, SALT, link_of, read_link
 from game.web.challenge import Challenge, Result, pack, summary
@@ -151,6 +152,24 @@ def test_a_friend_without_a_name_sees_the_challenge_and_plays_the_same_deals():
     finish(state)
     actions.next_hand(state, actions.Clock())  # OK on the final sheet: a new game
     assert state.challenge is None and state.game.moon_off_shooter is False
+
+
+def test_the_challenges_name_field_says_its_limit_and_refuses_a_longer_name():
+    """As a network table's prompt: "At most 20 characters", no more typed, and a longer name
+    sent anyway refused with the sentence and given back as typed, never cut."""
+    anna_client, _ = anna_finished()
+    path = link_in(anna_client.get("/challenge"))
+    bea = Client()
+    dialog = text(bea.get(path, **HX))
+    assert re.search(r'<input id="challenge-name"[^>]* maxlength="20"', dialog)
+    assert 'id="challenge-name-limit" class="note">At most 20 characters.' in dialog
+    typed = "Beatrice Alexandra Smith"
+    refused = text(bea.post(path, {"name": typed}, **HX))
+    assert TOO_LONG in refused and f'value="{typed}"' in refused
+    assert 'aria-describedby="challenge-name-limit challenge-refusal"' in refused
+    assert "Play the Same Deals" in refused  # still asked, nothing played
+    assert bea.post(path, {"name": "Beatrice Alexandra"}).status_code == 303
+    assert state_of(bea).options.name == "Beatrice Alexandra"
 
 
 def test_a_game_in_progress_is_asked_about_and_counts_as_lost():

@@ -12,6 +12,7 @@ import pytest
 import game
 from game import players
 from game.engine import Game
+from game.names import TOO_LONG
 from game.solo import actions
 from game.web import table
 from game.web.player import PlayerState, Stats
@@ -316,6 +317,7 @@ def test_options_without_javascript_redirect(client):
     [
         ({"name": "   ", "speed": "fast"}, "Please type your name."),
         ({"name": "Bea", "speed": "warp"}, "Choose one of the animation speeds."),
+        ({"name": "Bartholomew Jeremiah Smith", "speed": "fast"}, TOO_LONG),
     ],
 )
 def test_options_refusals_change_nothing(client, form, sentence):
@@ -327,6 +329,24 @@ def test_options_refusals_change_nothing(client, form, sentence):
     plain = client.post("/options", form)
     assert plain.status_code == 200 and sentence in text(plain)
     assert state_of(client).options == before.options
+
+
+def test_options_say_the_names_limit_and_give_a_name_too_long_back_as_typed(client):
+    """The field says "At most 20 characters" and holds no more, as a network table's prompt;
+    a longer name sent anyway is refused with the sentence, never cut, and shown as typed so
+    that its owner can shorten it."""
+    named(client)
+    dialog = text(client.get("/options", **HX))
+    assert re.search(r'<input id="option-name"[^>]* maxlength="20"', dialog)
+    assert 'aria-describedby="option-name-limit"' in dialog
+    assert 'id="option-name-limit" class="note">At most 20 characters.' in dialog
+    typed = "Bartholomew Jeremiah Smith"
+    refused = text(client.post("/options", {"name": typed, "speed": "fast"}, **HX))
+    assert TOO_LONG in refused and f'value="{typed}"' in refused
+    assert state_of(client).options.name == "Ann"
+    exact = "Bartholomew Jeremiah"  # twenty characters: kept whole
+    assert client.post("/options", {"name": exact, "speed": "fast"}).status_code == 303
+    assert state_of(client).options.name == exact
 
 
 # -- statistics ---------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from game.engine import Game, card_name
+from game.names import TOO_LONG
 from game.web.session import load
 from game.web.table import won_sentence
 from tests.support.web import (
@@ -52,6 +53,18 @@ def test_an_empty_name_is_refused_and_nothing_is_stored(htmx):
     html = response.content.decode()
     assert "Please type your name." in html
     assert "What is your name?" in html
+    assert load(client.session).options.name == ""
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_name_longer_than_the_prompt_says_is_refused_never_cut(htmx):
+    client = Client()
+    response = client.post("/name", {"name": "Wilhelmina Augustina Smith"}, **(HX if htmx else {}))
+    if not htmx:
+        assert response.status_code == 303
+        response = client.get("/")
+    html = response.content.decode()
+    assert TOO_LONG in html and "At most 20 characters." in html
     assert load(client.session).options.name == ""
 
 

@@ -475,3 +475,40 @@ class Watch:
 def origin(url: str) -> tuple[str, str]:
     parts = urlsplit(url)
     return parts.scheme, parts.netloc
+
+
+# -- two people at a network table served as the Procfile serves it (their pages stream) --------
+
+PLAYABLE = "#table .hand-form[action$='/play'] .card:not([aria-disabled='true'])"
+# whether the hand waits for the table's drawing (a trick arriving, gathered) before it lights
+HAND_WAITING = """() => { const h = document.querySelector('#table .hand');
+  return !!h && h.getAnimations().some(a => a.animationName === 'wait-turn'
+    && a.playState === 'running'); }"""
+
+
+def one_step(page: Page, unless_waiting: bool = False) -> bool:
+    """Pass, accept or play what the page offers, if anything (always the first card), and
+    whether it did; ``unless_waiting``: no card while the hand waits to light."""
+    for selector in ("#pass-button:not([disabled])", "#table form.continue button.push"):
+        if page.locator(selector).count():
+            act(page, page.locator(selector))
+            return True
+    if page.locator("#table .hand-form[action$='/select']").count():
+        act(page, page.locator("#table .hand .card:not(.raised)").first)
+        return True
+    if page.locator(PLAYABLE).count() and not (unless_waiting and page.evaluate(HAND_WAITING)):
+        act(page, page.locator(PLAYABLE).first)
+        return True
+    return False
+
+
+def dealer_and_friend(browser, base: str, deal, friend: str, **friend_options):
+    """A dealer's page (``deal(page)`` makes the table and gives its link) and a friend's
+    context and page, seated by the link at the prompt; the dealer then starts (F2)."""
+    dealer = browser.new_context(base_url=base).new_page()
+    friend_context = browser.new_context(base_url=base, **friend_options)
+    page = friend_context.new_page()
+    join_at_the_prompt(page, deal(dealer), friend)
+    expect(dealer.locator(".net-seats")).to_contain_text(friend)
+    dealer.keyboard.press("F2")
+    return dealer, friend_context, page

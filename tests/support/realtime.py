@@ -163,7 +163,9 @@ def joined_by_the_link(browser: Browser, port: int):
 def listening_to_her_stream(browser: Browser, tmp_path: Path):
     """Anna and Bea at a started table on one instance: Anna a plain-HTTP person, Bea a page
     (the player loaded, not started) whose timed poll is silenced, once her stream has told her
-    a version, so that only the stream brings Anna's moves. Yields (anna, bea)."""
+    a version, so that only the stream brings Anna's moves. Yields (anna, bea, bea_http): the
+    last is Bea's seat spoken to over plain HTTP (another tab of hers, whose selections her
+    page is told of; Anna's are not)."""
     env = site_env(tmp_path)
     with instance(env, tmp_path, "a") as server:
         anna, bea_person = a_table_for_two(server.port, ("Anna", "Bea"))
@@ -171,7 +173,7 @@ def listening_to_her_stream(browser: Browser, tmp_path: Path):
         bea = seated(browser, bea_person, server.port)
         bea.evaluate("() => { window.__silence_poll = true; }")
         bea.wait_for_function("() => window.__told.length > 0")
-        yield anna, bea
+        yield anna, bea, bea_person
 
 
 def play_a_hand(pages: list[Page], silence_poll: bool = False) -> None:

@@ -1,0 +1,239 @@
+"""Where one move's CPU goes at a network table: the move's own request, then each of the three
+other pages fetching the table it tells them of (as their event stream makes them do), split
+into the select, reading the state, the view model, the template drawing and the rest (Django,
+the middleware, the session), with the bytes each answer sends.
+
+    python -m tools.movecost                 # SQLite in a temporary folder
+    bash bin/with-postgres .venv/bin/python -m tools.movecost   # PostgreSQL (DATABASE_URL)
+
+In one process, without a server: Django's test client drives the site as four browsers at one
+table (production settings: DEBUG off), plays ``--hands`` hands, and measures each card played
+in the playing phase (thread CPU time, ``time.thread_time``). What a stream costs to wake is
+timed too: the save's announcement (``bus.announce``) and one event frame per page. The figures
+are printed, never asserted; run under ``flock /tmp/hearts-measure.lock`` beside others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import tempfile
+import time
+from collections import defaultdict
+from contextlib import contextmanager
+from pathlib import Path
+
+from tools.stats import median, percentile
+
+PAGES = ("move", "page")  # the mover's own answer; each other page's catch-up
+
+
+def configure(folder: Path) -> None:
+    """Production settings (DEBUG off), SQLite in ``folder`` unless DATABASE_URL names one."""
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{folder / 'movecost.sqlite3'}")
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="hearts_site.settings",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="testserver",
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_SECURE_COOKIES="0",
+        DJANGO_LOG_LEVEL="ERROR",
+    )
+    import django
+    from django.conf import settings
+
+    # no collectstatic here: the static files' URLs without the manifest (a lookup either way)
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+class Clocks:
+    """CPU time per part, summed while one request is being measured."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, float] = defaultdict(float)
+        self.depth: dict[str, int] = defaultdict(int)
+
+    def wrap(self, owner, name: str, part: str) -> None:
+        original = getattr(owner, name)
+        clocks = self
+
+        def timed(*args, **kwargs):
+            clocks.depth[part] += 1
+            start = time.thread_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                clocks.depth[part] -= 1
+                if not clocks.depth[part]:  # a part calling itself is counted once
+                    clocks.parts[part] += time.thread_time() - start
+
+        setattr(owner, name, timed)
+
+    @contextmanager
+    def request(self, into: dict[str, list[float]]):
+        self.parts.clear()
+        start = time.thread_time()
+        yield
+        total = time.thread_time() - start
+        into["total"].append(total * 1000)
+        named = 0.0
+        for part, seconds in self.parts.items():
+            into[part].append(seconds * 1000)
+            if part in ("select", "state", "view", "template"):
+                named += seconds
+        into["rest"].append((total - named) * 1000)
+
+
+def instrument(clocks: Clocks) -> None:
+    from django.template.backends import django as backend
+
+    from game.network import bus, store, stream
+    from game.network import state as tables
+
+    try:
+        from game.network import drawing
+    except ImportError:  # the code before the drawing had a module of its own (issue 46)
+        from game.network import views as drawing
+
+    clocks.wrap(store, "fetch", "select")
+    clocks.wrap(tables.TableState, "from_json", "state")
+    for name in ("seat_view", "lobby_view", "arrival_view"):
+        clocks.wrap(drawing, name, "view")
+    clocks.wrap(backend.Template, "render", "template")
+    clocks.wrap(bus, "announce", "announce")
+    clocks.wrap(stream, "frame", "frame")
+
+
+def play(hands: int) -> tuple[dict[str, dict[str, list[float]]], dict[str, float], int]:
+    """Four browsers play ``hands`` hands; every action is followed by the fetches of the pages
+    the bus tells (all three others, or none when the change concerns the actor's seat only).
+    The figures per card played, and the CPU of the whole run by kind of action."""
+    from django.test import Client
+
+    from game.models import Table
+    from game.network import bus, stream
+    from game.network.codes import TABLE_PATH
+    from game.network.state import TableState
+
+    clocks = Clocks()
+    instrument(clocks)
+    told: list[int | None] = []
+    announce = bus.announce
+
+    def heard(code, version, only=None):
+        told.append(only)
+        return announce(code, version) if only is None else announce(code, version, only)
+
+    bus.announce = heard
+    hx = {"HTTP_HX_REQUEST": "true"}
+    names = ["Anna", "Bea", "Cleo", "Dora"]
+    browsers = [Client() for _ in names]
+    answer = browsers[0].post("/network", {"role": "dealer", "name": names[0], "number": "617"})
+    code = TABLE_PATH.match(answer["Location"]).group(1)
+    for browser, name in zip(browsers[1:], names[1:], strict=True):
+        browser.post(f"/t/{code}/name", {"name": name})
+
+    def row():
+        found = Table.objects.get(code=code)
+        return found.version, TableState.from_json(found.state)
+
+    browsers[0].post(f"/t/{code}/start", {"seq": str(row()[1].seats[0].seq)}, **hx)
+    figures: dict[str, dict[str, list[float]]] = {page: defaultdict(list) for page in PAGES}
+    spent: dict[str, float] = defaultdict(float)  # action -> ms of CPU, its fetches included
+    played = 0
+    for _ in range(100_000):
+        since, state = row()
+        if state.game.hand_number > hands:
+            break
+        seat, action, form = next_action(state)
+        form["seq"] = str(state.seats[seat].seq)
+        kept = figures if action == "play" else {page: defaultdict(list) for page in PAGES}
+        told.clear()
+        with clocks.request(kept["move"]):
+            answer = browsers[seat].post(f"/t/{code}/{action}", form, **hx)
+        kept["move"]["bytes"].append(len(answer.content))
+        now = row()[0]
+        others = [] if not told or told[-1] is not None else [s for s in range(4) if s != seat]
+        for other in others:
+            with clocks.request(kept["page"]):
+                stream.frame(now)  # the event its stream sends
+                answer = browsers[other].get(f"/t/{code}/poll?v={since}&i=0", **hx)
+            assert answer.status_code == 200, answer.status_code
+            kept["page"]["bytes"].append(len(answer.content))
+        pages = kept["page"]["total"][len(kept["page"]["total"]) - len(others) :]
+        spent[action] += kept["move"]["total"][-1] + sum(pages)
+        played += action == "play"
+    return figures, spent, played
+
+
+def next_action(state) -> tuple[int, str, dict]:
+    """Who acts next at the table, and how, as the people of tools.netload do."""
+    game = state.game
+    for seat in range(4):
+        me = state.seats[seat]
+        if game.phase == "passing" and not game.has_passed(seat):
+            hand = game.hand(seat)
+            missing = [c for c in hand[:3] if c not in me.selected]
+            return (seat, "select", {"card": missing[0]}) if missing else (seat, "pass", {})
+        if me.awaiting_ok:
+            return seat, "accept", {}
+        if game.phase == "playing" and game.turn == seat:
+            return seat, "play", {"card": game.legal_plays(seat)[0]}
+        if game.phase in ("hand_over", "game_over") and not me.ready:
+            return seat, "next", {}
+    raise AssertionError("nobody to act")
+
+
+def report(
+    figures: dict[str, dict[str, list[float]]], spent: dict[str, float], played: int, hands: int
+) -> None:
+    from django.db import connection
+
+    print(f"movecost: {played} cards played at one table of four people, {connection.vendor}")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("CPU per request, ms (median / p90); bytes of the answer (median)")
+    parts = ["select", "state", "view", "template", "announce", "frame", "rest", "total"]
+    for page in PAGES:
+        rows = figures[page]
+        label = "a card played: its own answer" if page == "move" else "each other page's fetch"
+        print(f"  {label}:")
+        for part in parts:
+            values = rows.get(part)
+            if values:
+                print(f"    {part:<9} {median(values):7.2f} / {percentile(values, 90):7.2f}")
+        print(f"    bytes     {median(rows['bytes']):7.0f}")
+    move = figures["move"]["total"]
+    pages = figures["page"]["total"]
+    fetches = len(pages) / len(move)
+    per_move = sum(move) / len(move) + sum(pages) / len(move)
+    print(
+        f"one card played, all of the table's pages included (mean): {per_move:.2f} ms of CPU "
+        f"(its answer {sum(move) / len(move):.2f} + {fetches:.1f} pages x "
+        f"{sum(pages) / max(1, len(pages)):.2f})"
+    )
+    total = sum(spent.values())
+    kinds = ", ".join(f"{kind} {ms / hands:.0f}" for kind, ms in sorted(spent.items()))
+    print(f"a whole hand, every action and the fetches it causes: {total / hands:.0f} ms ({kinds})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=2, help="hands to play (13 cards x 4 each)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        configure(Path(folder))
+        figures, spent, played = play(args.hands)
+        report(figures, spent, played, args.hands)
+
+
+if __name__ == "__main__":
+    main()
