@@ -109,6 +109,12 @@ class Judgement:
     sentence: str  # what a person reads
     costliest: bool = False
 
+    @property
+    def headline(self) -> str:
+        """The sentence without the hint's card or words: what the review's summary line says
+        of the costliest choice, whose step then shows the whole sentence."""
+        return self.sentence.split(" The hint", 1)[0]
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
@@ -411,8 +417,8 @@ def _moon_notes(finished: Game, seat: int, who, chances) -> list[str]:
     notes = []
     points = finished.hand_points()
     shooter = next((s for s in SEATS if points[s] == MOON), None)
-    if shooter is not None:
-        notes.append("You shot the moon." if shooter == seat else f"{who(shooter)} shot the moon.")
+    if shooter is not None and shooter != seat:  # the summary's first line says "you shot"
+        notes.append(f"{who(shooter)} shot the moon.")
     taken = [0, 0, 0, 0]
     for number, trick in enumerate(finished.completed_tricks, start=1):
         threat = moon_threat(taken, number - 1)
