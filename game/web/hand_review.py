@@ -321,8 +321,8 @@ def judge_play(view: View, code: str, core=None) -> tuple[Judgement, Appraisal |
             sentence = f"You played the {DECK[card].name}: fine, {tail}."
         else:
             sentence = (
-                f"You played the {DECK[card].name}: fine, within {cost:.1f} expected points "
-                f"of the hint, the {DECK[best].name}."
+                f"You played the {DECK[card].name}: fine, {near(cost)} the hint's card, "
+                f"the {DECK[best].name}."
             )
         return Judgement(number, (code,), (hint,), round(cost, 2), "fine", sentence), appraisal
     reason = play_reason(view, card, best, know.gone)
@@ -380,8 +380,7 @@ def _judge_pass(game: Game, seat: int, record: HandRecord, core) -> Judgement:
         tail = (
             "the hint passes the same"
             if codes == hint_codes
-            else f"within {max(cost, 0.0):.1f} expected points of the hint's "
-            f"{cards_text(hint_codes)}"
+            else f"{near(max(cost, 0.0))} the hint's {cards_text(hint_codes)}"
         )
         sentence = f"Your pass: fine, {tail}."
         return Judgement(0, codes, hint_codes, round(max(cost, 0.0), 2), "fine", sentence)
@@ -390,6 +389,13 @@ def _judge_pass(game: Game, seat: int, record: HandRecord, core) -> Judgement:
         f"The hint: {cards_text(hint_codes)}."
     )
     return Judgement(0, codes, hint_codes, round(cost, 2), "costly", sentence)
+
+
+def near(cost: float) -> str:
+    """How close a fine choice came to the hint's, before "the hint's ...": "within 0.3
+    expected points of", or "as good as" when the difference rounds to nothing."""
+    shown = f"{cost:.1f}"
+    return "as good as" if shown == "0.0" else f"within {shown} expected points of"
 
 
 def kept_queen_text(guards: int) -> str:

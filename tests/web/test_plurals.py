@@ -45,6 +45,11 @@ def test_a_moon_possible_before_any_point():
     assert "no one had taken a point yet" in said and "0 points" not in said
 
 
+def test_a_fine_choice_never_says_within_nothing():
+    said = [hand_review.near(cost) for cost in (0.0, 0.04, 0.3)]
+    assert said == ["as good as", "as good as", "within 0.3 expected points of"]
+
+
 def test_the_reviews_queen_of_spades_guards():
     kept = [hand_review.kept_queen_text(n) for n in (0, 1, 2)]
     assert kept == [
