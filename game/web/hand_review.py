@@ -285,8 +285,7 @@ def quoting(judgement: Judgement, cards: tuple[str, ...], hint_words: str) -> st
             f"{judgement.sentence} The hint in play, searching less deeply, chose the same: "
             f"{hint_words.removeprefix('Hint: ')}"
         )
-    reason = judgement.sentence.rsplit(" The hint: ", 1)[0]
-    return f"{reason} The hint at that moment: {hint_words.removeprefix('Hint: ')}"
+    return f"{judgement.headline} The hint at that moment: {hint_words.removeprefix('Hint: ')}"
 
 
 def _taken_text(score: int, raw: int, would: bool) -> str:
