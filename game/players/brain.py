@@ -27,6 +27,7 @@ from game.engine.rules import (
     suit_of,
 )
 
+from . import tree
 from .deals import DealSampler, Knowledge, knowledge_of, others_plays, plays_of
 from .sim import AS, KS, high, moon_threat, pick, table_state
 from .view import View
@@ -73,6 +74,10 @@ LOW_SPADE_KEEP = 10.0
 HEART_EXTRA = 1.5
 PLAN_REPLY = 0  # if set: our next decision in each deal chosen knowing the deal (sim.plan_round)
 PLAN_COST = 6  # with PLAN_REPLY: a deal's playouts cost about this many times one
+TREE = 0  # if set: our own later cards chosen by a tree over our decisions (``tree``, issue 49)
+TREE_EXPLORE = 8.0  # the tree's bandit: points of exploration bonus at an edge's full prior
+TREE_PRIOR = 0.5  # the tree's bandit: the prior share of the playouts' own card at a node
+TREE_NODES = 16384  # the most nodes a decision's tree holds
 KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
 LENGTH_RELIEF = 0.4
 LONG_SPADES = 5
@@ -165,6 +170,7 @@ class Root:
     cards: object = None
     plans: object = None
     record: object = None
+    tree: object = None  # with ``TREE``: the tree's containers (``tree.new_tree``)
 
     @classmethod
     def of(cls, view, know, candidates, first, broken, core, figures) -> Root:
@@ -222,6 +228,9 @@ def _search(root: Root, budget: int, full: bool) -> Searched:
     sums = core.reals(len(root.options))
     seen = 0
     most = budget // CARDS_PER_DEAL
+    if TREE:
+        deals = min(most, budget // remaining + MIN_DEALS)
+        root.tree = tree_of(core).new_tree(min(TREE_NODES, deals * len(root.options) + 1))
     for round_ in range(2):
         share = budget // 2 if round_ == 0 else budget
         alive = found.alive
@@ -260,11 +269,19 @@ def _play_round(root: Root, drawn, deals: int, seen: int, alive: list[int], sums
         len(alive), view.moon_off_shooter, OTHERS_CREDIT, sums, root.record, root.hunter,
         moon_odds(core, view, drawn, deals, root.hunter), weights, DEFEND,
     )  # fmt: skip
-    if root.figures is None:
+    if root.tree is not None:
+        figures = root.figures if root.figures is not None else core.table_reals(0, 1)
+        tree_of(core).tree_round(*args, figures, *root.tree, TREE_EXPLORE, TREE_PRIOR)
+    elif root.figures is None:
         (core.plan_round if PLAN_REPLY else core.search_round)(*args)
     else:
         core.weigh_round(*args, root.figures)
     return sum(float(w) for w in weights[:deals])
+
+
+def tree_of(core):
+    """The form of ``tree`` that goes with ``core``: compiled on the compiled ``sim``."""
+    return getattr(core, "TREE", tree)
 
 
 def root_choice(found: Searched) -> None:
