@@ -77,7 +77,10 @@ PLAN_COST = 6  # with PLAN_REPLY: a deal's playouts cost about this many times o
 TREE = 0  # if set: our own later cards chosen by a tree over our decisions (``tree``, issue 49)
 TREE_EXPLORE = 8.0  # the tree's bandit: points of exploration bonus at an edge's full prior
 TREE_PRIOR = 0.5  # the tree's bandit: the prior share of the playouts' own card at a node
+MOON_CARRY = 0  # if set: from this many points, all ours, our moon plan is weighed on
 TREE_NODES = 16384  # the most nodes a decision's tree holds
+EARLY_SHARE = 0.0  # with TREE, if set: before any point is taken, the chance that the other
+EARLY_STRENGTH = 1.4  # seat of the strongest hand (from this ``moon_strength``) shoots, a deal
 KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
 LENGTH_RELIEF = 0.4
 LONG_SPADES = 5
@@ -177,7 +180,7 @@ class Root:
         me = view.seat
         leader = view.trick_leader if view.trick_leader is not None else me
         options = [(card, -1) for card in candidates]
-        if know.pts[me] == sum(know.pts) and moon_strength(know.hand) >= MOON_STRENGTH:
+        if moon_plan(know):
             options += [(card, me) for card in candidates]
         fallback = _fallback(view, know, first, broken, leader)
         table = core.table_reals(len(options), core.FIG_COLUMNS) if figures else None
@@ -188,6 +191,16 @@ class Root:
         root.plans = core.buffer([plan for _, plan in options])
         root.record = core.buffer([0] * 52)
         return root
+
+
+def moon_plan(know: Knowledge) -> bool:
+    """Whether the search weighs a moon of our own: we hold every point taken so far, and a
+    hand of ``MOON_STRENGTH``, or (``MOON_CARRY``) that many points already, so that a moon on
+    its way is not dropped when the hand left looks weaker, only once another seat scores."""
+    mine = know.pts[know.seat]
+    if mine != sum(know.pts):
+        return False
+    return moon_strength(know.hand) >= MOON_STRENGTH or bool(MOON_CARRY and mine >= MOON_CARRY)
 
 
 def _fallback(view: View, know: Knowledge, first: bool, broken: bool, leader: int) -> int:
@@ -271,12 +284,25 @@ def _play_round(root: Root, drawn, deals: int, seen: int, alive: list[int], sums
     )  # fmt: skip
     if root.tree is not None:
         figures = root.figures if root.figures is not None else core.table_reals(0, 1)
-        tree_of(core).tree_round(*args, figures, *root.tree, TREE_EXPLORE, TREE_PRIOR)
+        seats = _deal_hunters(root, drawn, deals, args[20])
+        tree_of(core).tree_round(*args, figures, seats, *root.tree, TREE_EXPLORE, TREE_PRIOR)
     elif root.figures is None:
         (core.plan_round if PLAN_REPLY else core.search_round)(*args)
     else:
         core.weigh_round(*args, root.figures)
     return sum(float(w) for w in weights[:deals])
+
+
+def _deal_hunters(root: Root, drawn, deals: int, odds):
+    """Per deal, the seat imagined shooting: ``root.hunter``, or with ``EARLY_SHARE`` before
+    any point is taken the strongest other hand of the deal (``tree.early_hunters``, which
+    sets its chance in ``odds``)."""
+    seats = root.core.buffer([root.hunter] * max(deals, 1))
+    if EARLY_SHARE and root.hunter < 0 and not sum(root.know.pts):
+        tree_of(root.core).early_hunters(
+            drawn, deals, root.view.seat, MOON_RANK_FLOOR, EARLY_STRENGTH, EARLY_SHARE, seats, odds
+        )  # fmt: skip
+    return seats
 
 
 def tree_of(core):

@@ -283,16 +283,18 @@ def descend(
 def tree_round(
     deals, ndeals, seen, stop_share, me, leader, trick, n, pts, gone, ntricks,
     cards, plans, alive, nalive, moon_off_shooter, credit, totals, record, hunter, odds, weights,
-    defend, figures, tree_keys, links, edges, stats, used, explore, prior_share,
+    defend, figures, seats, tree_keys, links, edges, stats, used, explore, prior_share,
 ):  # fmt: skip
     """``sim.search_round`` with our later cards chosen by the tree (``descend``): every
     candidate ``alive[:nalive]`` played in each of ``deals[:ndeals]``, its utility added to
-    ``totals[k]``; with rows in ``figures``, each candidate's figures too (``weigh_round``'s)."""
+    ``totals[k]``; with rows in ``figures``, each candidate's figures too (``weigh_round``'s).
+    Deal ``i`` imagines seat ``seats[i]`` shooting with the chance ``odds[i]`` (``hunter``
+    unless ``early_hunters`` chose one per deal)."""
     scratch = record.copy()
     path_nodes = record[:DEPTH].copy()
     path_edges = record[:DEPTH].copy()
     for i in range(ndeals):
-        stop, shooter = deal_world(i, seen, stop_share, hunter, odds)
+        stop, shooter = deal_world(i, seen, stop_share, seats[i], odds)
         for a in range(nalive):
             k = alive[a]
             card = cards[k]
@@ -315,3 +317,29 @@ def tree_round(
                     figures[k], weights[i], after, pts, me, moon_off_shooter, leader, trick,
                     n + 1, record,
                 )  # fmt: skip
+
+
+@hot
+def early_hunters(deals, ndeals, me, floor_rank, strength, share, seats, odds):
+    """Before anyone has taken a point: in each deal, the other seat whose hand is the
+    strongest for a moon (``brain.moon_strength``: a card's rank over ``floor_rank`` on
+    average), if it reaches ``strength``, imagined shooting with the chance ``share``."""
+    for i in range(ndeals):
+        best = -1
+        best_total = 0
+        best_count = 1
+        for s in range(4):
+            hand = deals[i][s]
+            if s == me or not hand:
+                continue
+            total = 0
+            count = 0
+            for c in range(52):
+                if hand >> c & 1:
+                    total += max(0, c % RANKS_PER_SUIT - floor_rank)
+                    count += 1
+            if total * best_count > best_total * count:
+                best, best_total, best_count = s, total, count
+        if best >= 0 and best_total >= strength * best_count:
+            seats[i] = best
+            odds[i] = share

@@ -4,6 +4,8 @@ first and then the best, both forms choose the same cards, and the hint is the s
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from game.engine import Card, SplitMix64
@@ -81,3 +83,39 @@ def test_the_hint_names_the_trees_card(fast, tree_on):
     slow = weigh_view(view, sim, budget=6000)
     assert Card.parse(slow.card).index == decide_play(view, sim, budget=6000)
     assert weigh_view(view, fast, budget=6000) == slow
+
+
+def test_before_any_point_the_strongest_other_hand_is_imagined_shooting():
+    from game.players.brain import MOON_RANK_FLOOR, moon_strength
+
+    aces_kings = mask_of([12, 25, 38, 51, 11, 24, 37, 50, 10, 23, 36, 49, 9])
+    rest = [(1 << 52) - 1 & ~aces_kings]
+    lows = [c for c in range(52) if rest[0] >> c & 1]
+    weak = [mask_of(lows[k * 13 : k * 13 + 13]) for k in range(3)]
+    deals = [[weak[0], weak[1], aces_kings, weak[2]], [weak[0], weak[1], weak[2], aces_kings]]
+    seats = [-1, -1]
+    odds = [0.0, 0.0]
+    tree.early_hunters(deals, 2, 0, MOON_RANK_FLOOR, 1.4, 0.25, seats, odds)
+    assert moon_strength(aces_kings) >= 1.4 > max(moon_strength(h) for h in weak)
+    assert seats == [2, 3] and odds == [0.25, 0.25]
+    # our own strong hand is not another's: nobody is imagined shooting then
+    seats = [-1]
+    odds = [0.0]
+    tree.early_hunters([[aces_kings, *weak]], 1, 0, MOON_RANK_FLOOR, 1.4, 0.25, seats, odds)
+    assert seats == [-1] and odds == [0.0]
+
+
+def test_a_moon_on_its_way_is_weighed_on_with_moon_carry(monkeypatch):
+    from game.players.brain import moon_plan
+    from game.players.deals import knowledge_of
+
+    game = next(positions(1, 0x7F1))
+    know = knowledge_of(view_of(game, game.turn))
+    pts = [0, 0, 0, 0]
+    pts[know.seat] = 5
+    know = replace(know, pts=tuple(pts), hand=mask_of([0, 1, 2]))  # a weak hand left
+    assert not moon_plan(know)
+    monkeypatch.setattr(brain, "MOON_CARRY", 4)
+    assert moon_plan(know)
+    pts[(know.seat + 1) % 4] = 1  # another seat scored: the plan is lost
+    assert not moon_plan(replace(know, pts=tuple(pts)))
