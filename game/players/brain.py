@@ -74,6 +74,7 @@ LOW_SPADE_KEEP = 10.0
 HEART_EXTRA = 1.5
 PLAN_REPLY = 0  # if set: our next decision in each deal chosen knowing the deal (sim.plan_round)
 PLAN_COST = 6  # with PLAN_REPLY: a deal's playouts cost about this many times one
+EVEN_TOP_UP = 1  # if set: a network table's every decision spends its whole budget (``_top_up``)
 TREE = 0  # if set: our own later cards chosen by a tree over our decisions (``tree``, issue 49)
 TREE_EXPLORE = 8.0  # the tree's bandit: points of exploration bonus at an edge's full prior
 TREE_PRIOR = 0.5  # the tree's bandit: the prior share of the playouts' own card at a node
@@ -127,15 +128,27 @@ def search_play(
     legal = legal_mask(know.hand, view.trick, first, broken)
     candidates = [high(legal)] if legal & (legal - 1) == 0 else distinct_cards(legal, know)
     budget = budget or budget_of(core)
+    spent = Tally.cards
     if len(candidates) == 1:
         if even:
-            # three of its cards, as if all were playable: late in the hand, where the deal cap
-            # binds, a search's work grows with its candidates, and three is the usual number
-            held = list(cards_of(know.hand))
-            shadow = [held[0], held[len(held) // 2], held[-1]] if len(held) > 2 else held
-            _search(Root.of(view, know, shadow, first, broken, core, False), budget, True)
+            _top_up(view, know, first, broken, core, budget)
         return candidates[0]
-    return _search(Root.of(view, know, candidates, first, broken, core, figures), budget, even)
+    found = _search(Root.of(view, know, candidates, first, broken, core, figures), budget, even)
+    if even and EVEN_TOP_UP:
+        _top_up(view, know, first, broken, core, budget - (Tally.cards - spent))
+    return found
+
+
+def _top_up(view: View, know: Knowledge, first: bool, broken: bool, core, budget: int) -> None:
+    """A search thrown away, over three of our cards as if all were playable, that spends
+    ``budget`` simulated cards (with ``EVEN_TOP_UP`` whatever the deal cap): a forced card's
+    whole work, or what a search left of its budget, so that every decision at a network table
+    does the same work and its time tells nothing of the legal cards."""
+    held = list(cards_of(know.hand))
+    shadow = [held[0], held[len(held) // 2], held[-1]] if len(held) > 2 else held
+    if budget >= len(shadow) * (len(DECK) - view.cards_played) or not EVEN_TOP_UP:
+        root = Root.of(view, know, shadow, first, broken, core, False)
+        _search(root, budget, True, uncapped=bool(EVEN_TOP_UP))
 
 
 def distinct_cards(legal: int, know: Knowledge) -> list[int]:
@@ -227,7 +240,7 @@ class Searched:
     chosen: int = -1
 
 
-def _search(root: Root, budget: int, full: bool) -> Searched:
+def _search(root: Root, budget: int, full: bool, uncapped: bool = False) -> Searched:
     """Deals drawn in two rounds, every option still in the running played in each; after the
     first half of the budget, options trailing by ``PRUNE_MARGIN`` are dropped."""
     Tally.searches += 1
@@ -240,7 +253,7 @@ def _search(root: Root, budget: int, full: bool) -> Searched:
     found = Searched(root, [0.0] * len(root.options), list(range(len(root.options))), 0.0)
     sums = core.reals(len(root.options))
     seen = 0
-    most = budget // CARDS_PER_DEAL
+    most = budget if uncapped else budget // CARDS_PER_DEAL
     if TREE:
         deals = min(most, budget // remaining + MIN_DEALS)
         root.tree = tree_of(core).new_tree(min(TREE_NODES, deals * len(root.options) + 1))
