@@ -34,10 +34,11 @@ from game.engine import DECK, Card, Game, Phase, SplitMix64
 from game.engine.rules import HEART_MASK, MOON, legal_mask
 from game.players import brain, jit, view_of
 from game.players.deals import DealSampler, knowledge_of
-from tools.bench import FIRST_NUMBER, HUNTER, HUNTER_PLAYER, OURS, deal_game, mean_ci
+from tools.bench import FIRST_NUMBER, HUNTER, HUNTER_PLAYER, OURS, deal_game, mean_ci, tune
 
 NODES = 400  # positions the stop search may expand from one decision
 SAMPLES = 200  # imagined deals per candidate card in (c)
+ORACLE_ONLY = False  # --oracle-only: the hands as played and (b), without (a) and (c)
 
 
 @dataclass
@@ -175,6 +176,8 @@ def run_deal(index: int) -> MoonResult:
         shooter = game.moon_shooter
         if shooter is not None and shooter != seat:
             result.moons += 1
+            if ORACLE_ONLY:
+                decisions = []
             lost = None
             for position in reversed(decisions):
                 budget = [NODES]
@@ -183,7 +186,7 @@ def run_deal(index: int) -> MoonResult:
                     lost = (position, card)
                     break
                 result.not_found += budget[0] <= 0
-            if lost is not None:
+            if lost is not None and not ORACLE_ONLY:
                 result.stoppable += 1
                 position, card = lost
                 played = card_index(decisions_card(position, game, seat))
@@ -208,14 +211,29 @@ def oracle_hand(number: int, hand_number: int, seat: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global NODES
+    global NODES, ORACLE_ONLY
     parser = argparse.ArgumentParser(prog="python -m tools.moons", description=__doc__)
     parser.add_argument("--hands", type=int, default=2000, help="hands (default 2000)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--first", type=int, default=0, help="first deal (default 0)")
     parser.add_argument("--nodes", type=int, default=NODES, help="stop search's positions")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a constant of game.players.brain for this run (repeatable), as the bench's",
+    )
+    parser.add_argument("--budget", type=float, default=1.0, help="multiply the card budget")
+    parser.add_argument(
+        "--oracle-only", action="store_true", help="only the moons as played and (b): no (a), (c)"
+    )
     args = parser.parse_args(argv)
     NODES = args.nodes
+    ORACLE_ONLY = args.oracle_only
+    tune(args.budget, args.set)  # before the workers fork
+    if args.set or args.budget != 1.0:
+        print(f"set: {' '.join(args.set) or '-'}, budget x{args.budget}")
     jit.core()
     deals = max(1, math.ceil(args.hands / 4))
     indices = range(args.first, args.first + deals)

@@ -27,6 +27,7 @@ from game.engine.rules import (
     suit_of,
 )
 
+from . import tree
 from .deals import DealSampler, Knowledge, knowledge_of, others_plays, plays_of
 from .sim import AS, KS, high, moon_threat, pick, table_state
 from .view import View
@@ -73,6 +74,14 @@ LOW_SPADE_KEEP = 10.0
 HEART_EXTRA = 1.5
 PLAN_REPLY = 0  # if set: our next decision in each deal chosen knowing the deal (sim.plan_round)
 PLAN_COST = 6  # with PLAN_REPLY: a deal's playouts cost about this many times one
+EVEN_TOP_UP = 1  # if set: a network table's every decision spends its whole budget (``_top_up``)
+TREE = 0  # if set: our own later cards chosen by a tree over our decisions (``tree``, issue 49)
+TREE_EXPLORE = 8.0  # the tree's bandit: points of exploration bonus at an edge's full prior
+TREE_PRIOR = 0.5  # the tree's bandit: the prior share of the playouts' own card at a node
+MOON_CARRY = 0  # if set: from this many points, all ours, our moon plan is weighed on
+TREE_NODES = 16384  # the most nodes a decision's tree holds
+EARLY_SHARE = 0.0  # with TREE, if set: before any point is taken, the chance that the other
+EARLY_STRENGTH = 1.4  # seat of the strongest hand (from this ``moon_strength``) shoots, a deal
 KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
 LENGTH_RELIEF = 0.4
 LONG_SPADES = 5
@@ -119,15 +128,27 @@ def search_play(
     legal = legal_mask(know.hand, view.trick, first, broken)
     candidates = [high(legal)] if legal & (legal - 1) == 0 else distinct_cards(legal, know)
     budget = budget or budget_of(core)
+    spent = Tally.cards
     if len(candidates) == 1:
         if even:
-            # three of its cards, as if all were playable: late in the hand, where the deal cap
-            # binds, a search's work grows with its candidates, and three is the usual number
-            held = list(cards_of(know.hand))
-            shadow = [held[0], held[len(held) // 2], held[-1]] if len(held) > 2 else held
-            _search(Root.of(view, know, shadow, first, broken, core, False), budget, True)
+            _top_up(view, know, first, broken, core, budget)
         return candidates[0]
-    return _search(Root.of(view, know, candidates, first, broken, core, figures), budget, even)
+    found = _search(Root.of(view, know, candidates, first, broken, core, figures), budget, even)
+    if even and EVEN_TOP_UP:
+        _top_up(view, know, first, broken, core, budget - (Tally.cards - spent))
+    return found
+
+
+def _top_up(view: View, know: Knowledge, first: bool, broken: bool, core, budget: int) -> None:
+    """A search thrown away, over three of our cards as if all were playable, that spends
+    ``budget`` simulated cards (with ``EVEN_TOP_UP`` whatever the deal cap): a forced card's
+    whole work, or what a search left of its budget, so that every decision at a network table
+    does the same work and its time tells nothing of the legal cards."""
+    held = list(cards_of(know.hand))
+    shadow = [held[0], held[len(held) // 2], held[-1]] if len(held) > 2 else held
+    if budget >= len(shadow) * (len(DECK) - view.cards_played) or not EVEN_TOP_UP:
+        root = Root.of(view, know, shadow, first, broken, core, False)
+        _search(root, budget, True, uncapped=bool(EVEN_TOP_UP))
 
 
 def distinct_cards(legal: int, know: Knowledge) -> list[int]:
@@ -165,13 +186,14 @@ class Root:
     cards: object = None
     plans: object = None
     record: object = None
+    tree: object = None  # with ``TREE``: the tree's containers (``tree.new_tree``)
 
     @classmethod
     def of(cls, view, know, candidates, first, broken, core, figures) -> Root:
         me = view.seat
         leader = view.trick_leader if view.trick_leader is not None else me
         options = [(card, -1) for card in candidates]
-        if know.pts[me] == sum(know.pts) and moon_strength(know.hand) >= MOON_STRENGTH:
+        if moon_plan(know):
             options += [(card, me) for card in candidates]
         fallback = _fallback(view, know, first, broken, leader)
         table = core.table_reals(len(options), core.FIG_COLUMNS) if figures else None
@@ -182,6 +204,16 @@ class Root:
         root.plans = core.buffer([plan for _, plan in options])
         root.record = core.buffer([0] * 52)
         return root
+
+
+def moon_plan(know: Knowledge) -> bool:
+    """Whether the search weighs a moon of our own: we hold every point taken so far, and a
+    hand of ``MOON_STRENGTH``, or (``MOON_CARRY``) that many points already, so that a moon on
+    its way is not dropped when the hand left looks weaker, only once another seat scores."""
+    mine = know.pts[know.seat]
+    if mine != sum(know.pts):
+        return False
+    return moon_strength(know.hand) >= MOON_STRENGTH or bool(MOON_CARRY and mine >= MOON_CARRY)
 
 
 def _fallback(view: View, know: Knowledge, first: bool, broken: bool, leader: int) -> int:
@@ -208,7 +240,7 @@ class Searched:
     chosen: int = -1
 
 
-def _search(root: Root, budget: int, full: bool) -> Searched:
+def _search(root: Root, budget: int, full: bool, uncapped: bool = False) -> Searched:
     """Deals drawn in two rounds, every option still in the running played in each; after the
     first half of the budget, options trailing by ``PRUNE_MARGIN`` are dropped."""
     Tally.searches += 1
@@ -221,7 +253,10 @@ def _search(root: Root, budget: int, full: bool) -> Searched:
     found = Searched(root, [0.0] * len(root.options), list(range(len(root.options))), 0.0)
     sums = core.reals(len(root.options))
     seen = 0
-    most = budget // CARDS_PER_DEAL
+    most = budget if uncapped else budget // CARDS_PER_DEAL
+    if TREE:
+        deals = min(most, budget // remaining + MIN_DEALS)
+        root.tree = tree_of(core).new_tree(min(TREE_NODES, deals * len(root.options) + 1))
     for round_ in range(2):
         share = budget // 2 if round_ == 0 else budget
         alive = found.alive
@@ -260,11 +295,32 @@ def _play_round(root: Root, drawn, deals: int, seen: int, alive: list[int], sums
         len(alive), view.moon_off_shooter, OTHERS_CREDIT, sums, root.record, root.hunter,
         moon_odds(core, view, drawn, deals, root.hunter), weights, DEFEND,
     )  # fmt: skip
-    if root.figures is None:
+    if root.tree is not None:
+        figures = root.figures if root.figures is not None else core.table_reals(0, 1)
+        seats = _deal_hunters(root, drawn, deals, args[20])
+        tree_of(core).tree_round(*args, figures, seats, *root.tree, TREE_EXPLORE, TREE_PRIOR)
+    elif root.figures is None:
         (core.plan_round if PLAN_REPLY else core.search_round)(*args)
     else:
         core.weigh_round(*args, root.figures)
     return sum(float(w) for w in weights[:deals])
+
+
+def _deal_hunters(root: Root, drawn, deals: int, odds):
+    """Per deal, the seat imagined shooting: ``root.hunter``, or with ``EARLY_SHARE`` before
+    any point is taken the strongest other hand of the deal (``tree.early_hunters``, which
+    sets its chance in ``odds``)."""
+    seats = root.core.buffer([root.hunter] * max(deals, 1))
+    if EARLY_SHARE and root.hunter < 0 and not sum(root.know.pts):
+        tree_of(root.core).early_hunters(
+            drawn, deals, root.view.seat, MOON_RANK_FLOOR, EARLY_STRENGTH, EARLY_SHARE, seats, odds
+        )  # fmt: skip
+    return seats
+
+
+def tree_of(core):
+    """The form of ``tree`` that goes with ``core``: compiled on the compiled ``sim``."""
+    return getattr(core, "TREE", tree)
 
 
 def root_choice(found: Searched) -> None:

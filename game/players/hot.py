@@ -8,11 +8,12 @@ other to say what the mark means.
 from __future__ import annotations
 
 COMPILED_NAME = "game.players.sim_compiled"
+TREE_COMPILED_NAME = "game.players.tree_compiled"  # ``tree`` on the compiled ``sim``
 
 
 def hot(func):
     """Compile ``func`` in the compiled copy of its module; leave it as it is elsewhere."""
-    if func.__module__ != COMPILED_NAME:
+    if func.__module__ not in (COMPILED_NAME, TREE_COMPILED_NAME):
         return func
     import numba  # only the compiled copy needs numba: the Python form runs without it
 

@@ -25,9 +25,9 @@ from types import ModuleType
 
 from game.engine import DECK, Game
 
-from . import brain, sim
+from . import brain, sim, tree
 from .brain import decide_play
-from .hot import COMPILED_NAME
+from .hot import COMPILED_NAME, TREE_COMPILED_NAME
 from .view import view_of
 
 log = logging.getLogger(__name__)
@@ -71,14 +71,26 @@ def _load() -> ModuleType:
 
     if numba.config.DISABLE_JIT:
         raise RuntimeError("NUMBA_DISABLE_JIT is set: numba would run the Python form, slower")
-    spec = importlib.util.spec_from_file_location(COMPILED_NAME, sim.__file__)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[COMPILED_NAME] = module
+    module = _second_copy(COMPILED_NAME, sim.__file__)
     try:
-        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        module.TREE = _second_copy(TREE_COMPILED_NAME, tree.__file__)  # on the compiled sim
         warm_up(module)
     except BaseException:
         sys.modules.pop(COMPILED_NAME, None)
+        sys.modules.pop(TREE_COMPILED_NAME, None)
+        raise
+    return module
+
+
+def _second_copy(name: str, path: str) -> ModuleType:
+    """The module at ``path`` loaded again under ``name``, where ``hot`` compiles."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+    except BaseException:
+        sys.modules.pop(name, None)
         raise
     return module
 

@@ -35,7 +35,7 @@ def test_a_forced_card_at_a_network_table_is_searched_for_as_hard_as_a_chosen_on
     forced: dict[int, list[int]] = {}
     for left, plain, even in decisions(range(70_001, 70_004)):
         assert even[0] == plain[0]  # the same card either way
-        assert even[1] == 1  # always exactly one search
+        assert even[1] in (1, 2)  # the search, and a thrown-away one spending what it left
         if plain[1] == 0:  # the solo game did not search: a forced card
             forced.setdefault(left, []).append(even[2])
         else:
@@ -58,3 +58,16 @@ def test_the_solo_game_answers_a_forced_card_without_a_search():
             assert even[1] == 1
             return
     raise AssertionError("no forced card in that hand")
+
+
+def test_at_a_network_table_a_forced_card_and_a_searched_one_simulate_the_same_cards():
+    # issue 49, step 5: the whole budget every time (brain.EVEN_TOP_UP), at every point of the
+    # hand, so that no count of legal cards shows in the time a decision takes
+    assert brain.EVEN_TOP_UP
+    counts: dict[bool, list[int]] = {True: [], False: []}
+    for _, plain, even in decisions(range(70_004, 70_006)):
+        counts[plain[1] == 0].append(even[2])
+    assert len(counts[True]) >= 10 and len(counts[False]) >= 10
+    for cards in counts[True] + counts[False]:
+        assert 0.97 * brain.CARD_BUDGET <= cards <= 1.05 * brain.CARD_BUDGET
+    assert abs(statistics.median(counts[True]) / statistics.median(counts[False]) - 1) < 0.02

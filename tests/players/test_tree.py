@@ -1,0 +1,121 @@
+"""The tree over our own later decisions (``game.players.tree``, issue 49): its nodes hold one
+card of each run worth the same with the playouts' own card first, its bandit tries the prior
+first and then the best, both forms choose the same cards, and the hint is the same search."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from game.engine import Card, SplitMix64
+from game.engine.rules import mask_of
+from game.players import brain, choose_play, jit, sim, tree, view_of, weigh_play
+from game.players.brain import decide_play
+from game.players.weigh import weigh_view
+from tests.support.engine import random_position
+
+
+@pytest.fixture(scope="module")
+def fast():
+    core = jit.core()
+    assert core is not sim, jit.status()[1]
+    assert core.TREE is not tree  # the compiled tree, on the compiled sim
+    return core
+
+
+@pytest.fixture
+def tree_on(monkeypatch):
+    monkeypatch.setattr(brain, "TREE", 1)
+
+
+def positions(count: int, seed: int):
+    rng = SplitMix64.for_key(seed)
+    found = 0
+    k = 0
+    while found < count:
+        k += 1
+        game = random_position(k, 4 + rng.below(44), seed, k % 2 == 0)
+        if game.phase == "playing":
+            found += 1
+            yield game
+
+
+def test_a_node_holds_one_card_of_each_run_the_prior_first():
+    keys, links, edges, stats, used = tree.new_tree(4)
+    # clubs 2 3 4 and 9 held, the 5 to 8 gone: one run of 2..9; the jack apart (the 10 is out)
+    hand = mask_of([0, 1, 2, 7, 9])
+    gone = mask_of([3, 4, 5, 6])
+    table = [13 * 1 + 4, 0, 0, 0]  # a diamond led: we are void, every card may go
+    slot = tree.find_slot(keys, links, 12345)
+    node = tree.make_node(keys, links, edges, stats, used, 12345, slot, hand, table, 1, gone, 3, 9)
+    assert node == 0 and used[0] == 1
+    assert edges[0][0] == 2
+    assert edges[0][1:3] == [9, 0]  # the jack (the prior) first, then the run's two
+    assert tree.find_slot(keys, links, 12345) == slot and links[slot] == 1
+
+
+def test_the_bandit_tries_the_prior_first_then_the_least_points():
+    keys, links, edges, stats, used = tree.new_tree(2)
+    edges[0][:4] = [3, 5, 6, 7]
+    assert tree.choose_edge(edges, stats, 0, 8.0, 0.5) == 0  # a new node: the prior's card
+    # after many visits the edge with the fewest points wins, exploration spent
+    row = stats[0]
+    row[tree.VISITS] = 3000.0
+    for j, mean in enumerate((5.0, 1.0, 9.0)):
+        row[tree.EDGE_N + j] = 1000.0
+        row[tree.EDGE_W + j] = 1000.0 * mean
+    row[tree.SUM] = 15000.0
+    assert tree.choose_edge(edges, stats, 0, 8.0, 0.5) == 1
+
+
+def test_both_forms_choose_the_same_card_with_the_tree(fast, tree_on):
+    for game in positions(12, 0x7EE):
+        view = view_of(game, game.turn)
+        assert decide_play(view, fast, budget=6000) == decide_play(view, sim, budget=6000)
+
+
+def test_the_hint_names_the_trees_card(fast, tree_on):
+    for game in positions(30, 0x7EF):
+        assert weigh_play(game, game.turn).card == choose_play(game, game.turn)
+    game = next(positions(1, 0x7F0))
+    view = view_of(game, game.turn)
+    slow = weigh_view(view, sim, budget=6000)
+    assert Card.parse(slow.card).index == decide_play(view, sim, budget=6000)
+    assert weigh_view(view, fast, budget=6000) == slow
+
+
+def test_before_any_point_the_strongest_other_hand_is_imagined_shooting():
+    from game.players.brain import MOON_RANK_FLOOR, moon_strength
+
+    aces_kings = mask_of([12, 25, 38, 51, 11, 24, 37, 50, 10, 23, 36, 49, 9])
+    rest = [(1 << 52) - 1 & ~aces_kings]
+    lows = [c for c in range(52) if rest[0] >> c & 1]
+    weak = [mask_of(lows[k * 13 : k * 13 + 13]) for k in range(3)]
+    deals = [[weak[0], weak[1], aces_kings, weak[2]], [weak[0], weak[1], weak[2], aces_kings]]
+    seats = [-1, -1]
+    odds = [0.0, 0.0]
+    tree.early_hunters(deals, 2, 0, MOON_RANK_FLOOR, 1.4, 0.25, seats, odds)
+    assert moon_strength(aces_kings) >= 1.4 > max(moon_strength(h) for h in weak)
+    assert seats == [2, 3] and odds == [0.25, 0.25]
+    # our own strong hand is not another's: nobody is imagined shooting then
+    seats = [-1]
+    odds = [0.0]
+    tree.early_hunters([[aces_kings, *weak]], 1, 0, MOON_RANK_FLOOR, 1.4, 0.25, seats, odds)
+    assert seats == [-1] and odds == [0.0]
+
+
+def test_a_moon_on_its_way_is_weighed_on_with_moon_carry(monkeypatch):
+    from game.players.brain import moon_plan
+    from game.players.deals import knowledge_of
+
+    game = next(positions(1, 0x7F1))
+    know = knowledge_of(view_of(game, game.turn))
+    pts = [0, 0, 0, 0]
+    pts[know.seat] = 5
+    know = replace(know, pts=tuple(pts), hand=mask_of([0, 1, 2]))  # a weak hand left
+    assert not moon_plan(know)
+    monkeypatch.setattr(brain, "MOON_CARRY", 4)
+    assert moon_plan(know)
+    pts[(know.seat + 1) % 4] = 1  # another seat scored: the plan is lost
+    assert not moon_plan(replace(know, pts=tuple(pts)))
