@@ -75,9 +75,10 @@ def browser(live_server, launch_browser):
     browser.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def static_root(tmp_path_factory):
-    """The static files collected once for a module's production-like servers."""
+    """The static files collected once (once a worker under pytest-xdist) for the
+    production-like servers."""
     from tests.support.production import production_env, run
 
     root = tmp_path_factory.mktemp("static")

@@ -131,6 +131,7 @@ def test_the_stream_follows_the_seat_removed_seated_again_and_in_a_second_tab(
             assert page.evaluate("() => window.__sources.length") == 1
 
 
+@pytest.mark.serial  # its figures are read: measured with the machine to itself
 @pytest.mark.parametrize("setup", ["bin/serve", "Procfile, two workers"])
 def test_figures_each_card_to_the_other_page_both_ways(browser: Browser, tmp_path, setup):
     if setup == "bin/serve":
@@ -194,6 +195,7 @@ def test_a_notice_arriving_during_a_moves_answer_is_fetched_once_the_answer_is_i
         bea.context.close()
 
 
+@pytest.mark.serial  # a gap under 0.8 s: with the machine to itself
 def test_after_fetches_put_off_the_pages_own_move_ends_the_waiting(browser: Browser, tmp_path):
     """Fetches put off with 204 make the page wait longer each time (50 ms, doubled); once a
     newer table is drawn (here by the page's own move), that waiting is over: the next notice's
