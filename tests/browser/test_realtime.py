@@ -131,7 +131,6 @@ def test_the_stream_follows_the_seat_removed_seated_again_and_in_a_second_tab(
             assert page.evaluate("() => window.__sources.length") == 1
 
 
-@pytest.mark.serial  # its figures are read: measured with the machine to itself
 @pytest.mark.parametrize("setup", ["bin/serve", "Procfile, two workers"])
 def test_figures_each_card_to_the_other_page_both_ways(browser: Browser, tmp_path, setup):
     if setup == "bin/serve":
