@@ -34,6 +34,33 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "reduced_motion": "reduce"}
 
 
+# The files whose tests bin/test's --durations showed slowest (a whole network game in two
+# browsers, two challenges played through, pages at gunicorn instances).
+LONGEST_FIRST = (
+    "tests/browser/test_network.py",
+    "tests/browser/test_network_push.py",
+    "tests/browser/test_challenge.py",
+    "tests/browser/test_realtime.py",
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (bin/pytest-parallel hands tests out one by one, in this order) the
+    browser tests start first, the longest files before the rest: a long test begun last would
+    leave the other workers idle while it ends. Within each group the order is pytest-django's
+    (the database's tests, then the transactional ones, then the rest); a plain run keeps it."""
+    if not getattr(config.option, "numprocesses", None):
+        return
+
+    def group(item) -> int:
+        if item.nodeid.split("::")[0] in LONGEST_FIRST:
+            return 0
+        return 1 if item.get_closest_marker("browser") else 2
+
+    items.sort(key=group)
+
+
 FIXED_NUMBERS_FROM = 4242
 
 
