@@ -486,9 +486,10 @@ HAND_WAITING = """() => { const h = document.querySelector('#table .hand');
     && a.playState === 'running'); }"""
 
 
-def one_step(page: Page, unless_waiting: bool = False) -> bool:
+def one_step(page: Page, unless_waiting: bool = False, play: bool = True) -> bool:
     """Pass, accept or play what the page offers, if anything (always the first card), and
-    whether it did; ``unless_waiting``: no card while the hand waits to light."""
+    whether it did; ``unless_waiting``: no card while the hand waits to light; ``play``: False
+    to pass and accept only, never a card."""
     for selector in ("#pass-button:not([disabled])", "#table form.continue button.push"):
         if page.locator(selector).count():
             act(page, page.locator(selector))
@@ -496,6 +497,8 @@ def one_step(page: Page, unless_waiting: bool = False) -> bool:
     if page.locator("#table .hand-form[action$='/select']").count():
         act(page, page.locator("#table .hand .card:not(.raised)").first)
         return True
+    if not play:
+        return False
     if page.locator(PLAYABLE).count() and not (unless_waiting and page.evaluate(HAND_WAITING)):
         act(page, page.locator(PLAYABLE).first)
         return True
