@@ -2,12 +2,18 @@ import os
 import shutil
 
 import pytest
+from playwright.sync_api import expect
 
 # Playwright's sync API keeps an event loop running in the test thread; Django would refuse
 # its synchronous database calls (live_server's setup) without this.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = "/usr/bin/chromium"
+
+# An expectation ends as soon as the page shows what it expects; its ceiling (Playwright's is
+# 5 s) only decides how long a busy machine (three test workers on two cores, or a benchmark
+# beside them) may take before the test fails: a slow machine makes a test slower, never red.
+expect.set_options(timeout=20_000)
 
 
 @pytest.fixture(scope="session")

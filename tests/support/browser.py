@@ -53,6 +53,9 @@ def deal_by_the_game_menu(page: Page, name: str, number: int | str = "") -> str:
     dialog.get_by_label("Game number (empty for a secret deal)").fill(str(number))
     dialog.get_by_role("button", name="OK").click()
     expect(page.locator("#lobby-title")).to_have_text(f"Hearts Network: {name}'s table")
+    # its scripts have run, so that a key pressed next (F2 to start) is heard: on a busy
+    # machine the title came before them and F2 went unheard
+    page.wait_for_load_state()
     return page.locator("#table-link").input_value()
 
 
