@@ -43,14 +43,18 @@ class Seat:
         self.name = name
         self.js = js
 
-    def click(self, locator, card: bool = False) -> None:
+    def click(self, locator, card: bool = False) -> bool:
         """A mouse click that sends a form; waits until the answer is on the page. A card is
-        clicked near its bottom left corner, the part no other card covers."""
+        clicked near its bottom left corner, the part no other card covers. Whether it clicked:
+        not when the card went before it could be measured (the page without JavaScript
+        reloaded itself meanwhile; the next step looks again)."""
         where = {}
         if card:
             # near the bottom: a raised (or focused) card beside it may cover the strip's top
-            height = locator.bounding_box()["height"]
-            where = {"position": {"x": 6, "y": height - 8}}
+            box = locator.bounding_box()
+            if box is None:
+                return False
+            where = {"position": {"x": 6, "y": box["height"] - 8}}
         if self.js:
             before = self.page.locator("#table").get_attribute("data-seq")
             locator.click(**where)
@@ -63,6 +67,7 @@ class Seat:
         else:
             with self.page.expect_navigation():
                 locator.click(**where)
+        return True
 
     def look(self, code: str) -> None:
         """Without JavaScript, see the table as its next self-reload would show it."""
@@ -95,12 +100,10 @@ class Seat:
             self.click(button)
             return True
         if page.locator("#table .hand-form[action$='/select']").count():
-            self.click(page.locator("#table .hand .card:not(.raised)").first, card=True)
-            return True
+            return self.click(page.locator("#table .hand .card:not(.raised)").first, card=True)
         lit = page.locator(LIT)
         if lit.count():
-            self.click(lit.first, card=True)
-            return True
+            return self.click(lit.first, card=True)
         return False
 
 

@@ -3,6 +3,8 @@ each page holds its event stream, the presence the server already has."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -29,11 +31,14 @@ def test_when_bob_closes_his_window_mid_hand_anna_reads_that_he_left(browser: Br
         )
         try:
             expect(bob.locator(STATUS)).to_have_text("Select three cards to pass to Michele.")
-            for _ in range(200):  # both pass; Anna plays until it is Bob's turn
-                if bob.locator(PLAYABLE).count():
-                    break
-                one_step(anna)
-                one_step(bob)
+            # both pass; Anna plays until it is Bob's turn. Bob never plays: his turn may come
+            # between a look at his page and his step (it did, on a busy machine: he played
+            # the hand out)
+            deadline = time.monotonic() + 120
+            while not bob.locator(PLAYABLE).count():
+                assert time.monotonic() < deadline, "Bob's turn never came"
+                if not (one_step(anna) or one_step(bob, play=False)):
+                    bob.wait_for_timeout(20)
             expect(bob.locator(STATUS)).to_have_text("Select a card to play.")
             bob_context.close()  # Bob closes his window on his turn
             expect(anna.locator(STATUS)).to_have_text(

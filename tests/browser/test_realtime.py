@@ -194,6 +194,7 @@ def test_a_notice_arriving_during_a_moves_answer_is_fetched_once_the_answer_is_i
         bea.context.close()
 
 
+@pytest.mark.serial  # a gap under 0.8 s: with the machine to itself
 def test_after_fetches_put_off_the_pages_own_move_ends_the_waiting(browser: Browser, tmp_path):
     """Fetches put off with 204 make the page wait longer each time (50 ms, doubled); once a
     newer table is drawn (here by the page's own move), that waiting is over: the next notice's

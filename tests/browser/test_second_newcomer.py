@@ -89,6 +89,12 @@ def frames(page: Page) -> list[dict]:
     return page.evaluate("() => window.__frames")
 
 
+def more_frames(page: Page, count: int = 6) -> None:
+    """Wait until the watch has seen ``count`` more animation frames (about 100 ms)."""
+    seen = page.evaluate("() => window.__frames.length")
+    page.wait_for_function("n => window.__frames.length >= n", arg=seen + count)
+
+
 def test_on_a_phone_the_status_bar_follows_the_table_as_the_computers_play(
     fresh_context, live_server
 ):
@@ -105,7 +111,7 @@ def test_on_a_phone_the_status_bar_follows_the_table_as_the_computers_play(
     page.locator(f'{CARDS}[value="2C"]').tap(position={"x": 6, "y": 24})
     after(page, before)
     page.wait_for_function(DRAWN, timeout=20_000)
-    page.wait_for_timeout(100)  # a few more frames of the table as it stays
+    more_frames(page)  # a few more frames of the table as it stays
     seen = frames(page)
     assert any(f["dimmed"] for f in seen), "the computers' cards were not drawn"
     assert seen[-1]["lines"] == ["Select a card to play."]
@@ -125,7 +131,7 @@ def test_after_the_last_card_the_bar_asks_for_ok_only_with_the_sheet_on_the_scre
     act(page, page.locator(LIT).first)
     sheet = page.locator("#table dialog.sheet")
     expect(sheet).to_be_visible(timeout=20_000)
-    page.wait_for_timeout(100)
+    more_frames(page)
     seen = frames(page)
     bad = contradictions(seen)
     assert bad == [], bad[:5]

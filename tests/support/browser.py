@@ -53,6 +53,9 @@ def deal_by_the_game_menu(page: Page, name: str, number: int | str = "") -> str:
     dialog.get_by_label("Game number (empty for a secret deal)").fill(str(number))
     dialog.get_by_role("button", name="OK").click()
     expect(page.locator("#lobby-title")).to_have_text(f"Hearts Network: {name}'s table")
+    # its scripts have run, so that a key pressed next (F2 to start) is heard: on a busy
+    # machine the title came before them and F2 went unheard
+    page.wait_for_load_state()
     return page.locator("#table-link").input_value()
 
 
@@ -486,9 +489,10 @@ HAND_WAITING = """() => { const h = document.querySelector('#table .hand');
     && a.playState === 'running'); }"""
 
 
-def one_step(page: Page, unless_waiting: bool = False) -> bool:
+def one_step(page: Page, unless_waiting: bool = False, play: bool = True) -> bool:
     """Pass, accept or play what the page offers, if anything (always the first card), and
-    whether it did; ``unless_waiting``: no card while the hand waits to light."""
+    whether it did; ``unless_waiting``: no card while the hand waits to light; ``play``: False
+    to pass and accept only, never a card."""
     for selector in ("#pass-button:not([disabled])", "#table form.continue button.push"):
         if page.locator(selector).count():
             act(page, page.locator(selector))
@@ -496,6 +500,8 @@ def one_step(page: Page, unless_waiting: bool = False) -> bool:
     if page.locator("#table .hand-form[action$='/select']").count():
         act(page, page.locator("#table .hand .card:not(.raised)").first)
         return True
+    if not play:
+        return False
     if page.locator(PLAYABLE).count() and not (unless_waiting and page.evaluate(HAND_WAITING)):
         act(page, page.locator(PLAYABLE).first)
         return True

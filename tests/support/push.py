@@ -5,12 +5,16 @@ front of several instances that sends each new connection to the first one alive
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import http.client
 import os
 import queue
 import re
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -28,22 +32,46 @@ def on_postgres() -> bool:
 
 def site_env(tmp: Path, **variables: str) -> dict[str, str]:
     """The production settings on loopback, one secret key, the database every instance shares
-    (migrated); the static files collected into ``tmp``."""
-    database = os.environ["DATABASE_URL"] if on_postgres() else f"sqlite:///{tmp / 'db.sqlite3'}"
-    env = production_env(
+    (migrated: PostgreSQL's, else a SQLite file in ``tmp``); the static files collected."""
+    static, migrated = prepared_site()
+    if on_postgres():
+        database = os.environ["DATABASE_URL"]
+    else:
+        shutil.copyfile(migrated, tmp / "db.sqlite3")  # a fresh database, as migrate makes it
+        database = f"sqlite:///{tmp / 'db.sqlite3'}"
+    return production_env(
         DJANGO_SECRET_KEY=make_secret_key(),
         DJANGO_ALLOWED_HOSTS=HOST,
         DJANGO_SECURE_SSL_REDIRECT="0",
         DJANGO_SECURE_COOKIES="0",
-        DJANGO_STATIC_ROOT=str(tmp / "static"),
+        DJANGO_STATIC_ROOT=str(static),
         DATABASE_URL=database,
         WEB_CONCURRENCY="1",
         **variables,
     )
-    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-        done = run(["-m", "django", *command, "-v", "0"], env)
-        assert done.returncode == 0, done.stderr
-    return env
+
+
+PREPARE = """import django
+django.setup()
+from django.core.management import call_command
+call_command("migrate", interactive=False, verbosity=0)
+call_command("collectstatic", interactive=False, verbosity=0)
+"""
+
+
+@functools.cache
+def prepared_site() -> tuple[Path, Path]:
+    """Once a process (a pytest-xdist worker), in one start of Django: the static files
+    collected, and the database migrated: PostgreSQL's (DATABASE_URL), else a SQLite file that
+    ``site_env`` copies for each test. Their folder is removed when the process ends."""
+    folder = Path(tempfile.mkdtemp(prefix="hearts-site-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    static, migrated = folder / "static", folder / "migrated.sqlite3"
+    database = os.environ["DATABASE_URL"] if on_postgres() else f"sqlite:///{migrated}"
+    env = production_env(DJANGO_STATIC_ROOT=str(static), DATABASE_URL=database)
+    done = run(["-c", PREPARE], env)
+    assert done.returncode == 0, done.stderr
+    return static, migrated
 
 
 @contextlib.contextmanager

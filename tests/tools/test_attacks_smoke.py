@@ -4,6 +4,8 @@ is run by hand; timings are shown by the script, never asserted here."""
 
 import re
 
+import pytest
+
 from tests.support.production import clean_env, run
 
 NOT_TIMED = (
@@ -22,6 +24,7 @@ NOT_TIMED = (
 )
 
 
+@pytest.mark.serial  # 20 slow clients and timed checks: with the machine to itself
 def test_a_short_attack_run_prints_every_check_and_passes_the_untimed_ones():
     result = run(["-m", "tools.attacks", "--slow-clients", "20", "--seconds", "2"], clean_env())
     out = result.stdout

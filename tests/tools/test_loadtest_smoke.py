@@ -4,9 +4,12 @@ no figure is asserted but the error count."""
 
 import re
 
+import pytest
+
 from tests.support.production import clean_env, run
 
 
+@pytest.mark.serial  # a load run: with the machine to itself
 def test_a_short_load_test_prints_every_figure_and_no_errors():
     result = run(
         ["-m", "tools.loadtest", "--players", "2", "--seconds", "3", "--single-seconds", "2"],
