@@ -18,6 +18,7 @@ import time
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.browser import after
 from tests.support.push import (
@@ -82,6 +83,28 @@ def step(page: Page) -> str:
     return ""
 
 
+# What a page shows of its table: the version drawn, the newest the stream told, the cards in
+# the centre and what was seen there; said when a card does not arrive, so that a failure says
+# which page was behind and how.
+STATE = """() => {
+  const table = document.querySelector('#table');
+  const poll = document.querySelector('#table .net-poll');
+  return {version: poll && poll.dataset.version, told: (window.__told || []).slice(-6),
+    phase: table && table.className, seen: Object.keys(window.__seen || {}),
+    centre: [...document.querySelectorAll('#table .center .played')].map(c => c.className)};
+}"""
+
+
+def wait_until_seen(bea: Page, ada: Page, card: str) -> None:
+    try:
+        bea.wait_for_function("c => c in window.__seen", arg=card, timeout=ARRIVAL_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        raise AssertionError(
+            f"{card} played by Ada never reached Bea's page: Bea {bea.evaluate(STATE)}, "
+            f"Ada {ada.evaluate(STATE)}"
+        ) from None
+
+
 def play_and_measure(ada: Page, bea: Page, plays: int) -> list[float]:
     """Both play what their pages ask until Ada has played ``plays`` cards; for each of hers,
     the milliseconds from her click until the card is in Bea's page."""
@@ -91,7 +114,7 @@ def play_and_measure(ada: Page, bea: Page, plays: int) -> list[float]:
         bea.evaluate("() => { window.__seen = {}; }")  # a card's code comes back each hand
         card = step(ada)
         if card and card != "acted":
-            bea.wait_for_function("c => c in window.__seen", arg=card, timeout=ARRIVAL_TIMEOUT_MS)
+            wait_until_seen(bea, ada, card)
             clicked = ada.evaluate("c => window.__clicked[c]", card)
             latencies.append(bea.evaluate("c => window.__seen[c]", card) - clicked)
         acted = bool(card) or bool(step(bea))
