@@ -119,3 +119,20 @@ def test_a_moon_on_its_way_is_weighed_on_with_moon_carry(monkeypatch):
     assert moon_plan(know)
     pts[(know.seat + 1) % 4] = 1  # another seat scored: the plan is lost
     assert not moon_plan(replace(know, pts=tuple(pts)))
+
+
+def test_a_compiled_tree_built_on_another_sim_is_dropped(tmp_path):
+    from types import SimpleNamespace
+
+    stale = tmp_path / "tree.advance-1.py311.nbi"
+    stale.write_text("old")
+    kept = tmp_path / "sim.pick-1.py311.nbi"
+    kept.write_text("sim's own")
+    compiled = SimpleNamespace(
+        advance=SimpleNamespace(_cache=SimpleNamespace(_cache_path=tmp_path))
+    )
+    jit._drop_stale_tree(compiled)
+    assert not stale.exists() and kept.exists()
+    stale.write_text("built on this sim")
+    jit._drop_stale_tree(compiled)  # the same sim: nothing dropped
+    assert stale.exists()
