@@ -1,0 +1,210 @@
+"""Why does the search concede moons when it knows every card? ``python -m tools.why_moons``.
+
+Issue 49's diagnostic. Ours plays against three moon hunters (``tools.hunter``) on the bench's
+duplicate deals with the true deal as its only sample (``tools.moons.oracle_play``). For every
+moon a hunter makes, the decision that lost it is found as ``tools.moons`` finds it (the last
+of ours from which some sequence of our cards, the hunters replying by their own play, leaves
+the shooter short), and there the search is run again with its figures: for the card we played
+and for the card that began a stop, the share of the search's playouts that end in a moon
+against us and the mean utility. Each lost moon then falls in one class:
+
+- **blind**: the playouts of the card played see no moon against us (under ``BLIND``): the
+  models of the others (who duck until a threat is real) do not show the hunter shooting;
+- **no stop in the model**: they see the moon, but no less of it after the stop card;
+- **traded**: the stop card shows fewer moons, yet the card played scored better: the value
+  (points against moons), the prior or too few visits chose it.
+
+``--known``: every playout imagines the seat that really shot in the hand (a first run finds
+it) shooting with the chance ``--share`` from the first card: if the moons stay, the imagined
+defence does not work against the real hunter; if they fall, not seeing the shooter is the cause.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from game.players import brain, jit, view_of
+from tools.bench import FIRST_NUMBER, tune
+from tools.moons import Oracle, card_index, decisions_card, play, stop_search
+
+BLIND = 0.05  # below this share of playouts ending in the moon, the search did not see it
+NODES = 400  # the stop search's positions from one decision, as in ``tools.moons``
+KNOWN = -1  # with --known: the seat imagined shooting in every playout of the hand
+SHARE = 1.0  # with --known: the chance it is imagined shooting, each deal
+
+
+@dataclass
+class Loss:
+    """One lost moon at the decision that lost it."""
+
+    trick: int  # tricks played before the decision
+    points: int  # points taken before it
+    suspect: int  # 1 if the search already imagined a lone taker shooting there
+    played: tuple[float, float]  # the card played: (moon share, mean utility)
+    stop: tuple[float, float]  # the card that began a stop: the same
+    kind: str = ""
+
+
+@dataclass
+class Result:
+    moons: int = 0
+    unstoppable: int = 0
+    losses: list[Loss] = field(default_factory=list)
+    shooters: list[tuple[int, float]] = field(default_factory=list)  # (rank, strength)
+
+
+def known_hunters(root, drawn, deals: int, odds):
+    """``brain._deal_hunters`` for ``--known``: the real shooter imagined in every deal."""
+    seats = root.core.buffer([KNOWN] * max(deals, 1))
+    for i in range(deals):
+        odds[i] = SHARE
+    return seats
+
+
+def oracle_play(game, seat: int) -> str:
+    """Ours' card with the true deal as the only sample (and with ``--known``, the shooter)."""
+    from tools import moons
+
+    if KNOWN < 0:
+        return moons.oracle_play(game, seat)
+    hunters = brain._deal_hunters
+    brain._deal_hunters = known_hunters
+    try:
+        return moons.oracle_play(game, seat)
+    finally:
+        brain._deal_hunters = hunters
+
+
+def figures_at(position, seat: int) -> dict[int, tuple[float, float]]:
+    """The oracle search at ``position``: each card's moon share and mean utility."""
+    core = jit.core()
+    Oracle.hands = [sum(1 << card_index(c) for c in position.hand(s)) for s in range(4)]
+    sampler, hunters = brain.DealSampler, brain._deal_hunters
+    brain.DealSampler = Oracle
+    if KNOWN >= 0:
+        brain._deal_hunters = known_hunters
+    try:
+        found = brain.search_play(view_of(position, seat), core, figures=True)
+    finally:
+        brain.DealSampler, brain._deal_hunters = sampler, hunters
+    if isinstance(found, int):
+        return {found: (0.0, 0.0)}
+    out: dict[int, tuple[float, float]] = {}
+    rows = found.root.figures
+    for k, (card, plan) in enumerate(found.root.options):
+        if plan >= 0 or k not in found.alive or not rows[k][core.FIG_WEIGHT]:
+            continue
+        w = rows[k][core.FIG_WEIGHT]
+        out[card] = (rows[k][core.FIG_MOON_AGAINST] / w, found.totals[k] / found.weight)
+    return out
+
+
+def shooter_rank(position, seat: int, shooter: int) -> tuple[int, float]:
+    """Where the shooter's hand stood at our first decision among the other three by
+    ``brain.moon_strength`` (0: the strongest), and its strength."""
+    strength = {
+        s: brain.moon_strength(sum(1 << card_index(c) for c in position.hand(s)))
+        for s in range(4)
+        if s != seat
+    }
+    rank = sorted(strength.values(), reverse=True).index(strength[shooter])
+    return rank, strength[shooter]
+
+
+def classify(loss: Loss) -> str:
+    if loss.played[0] < BLIND:
+        return "blind"
+    if loss.stop[0] >= loss.played[0]:
+        return "no stop in the model"
+    return "traded"
+
+
+def run_deal(index: int) -> Result:
+    global KNOWN
+    number = FIRST_NUMBER + index
+    hand_number = 1 + index % 4
+    result = Result()
+    for seat in range(4):
+        KNOWN = -1
+        game, decisions = play(number, hand_number, seat, oracle_play)
+        if known_mode and game.moon_shooter is not None and game.moon_shooter != seat:
+            KNOWN = game.moon_shooter
+            game, decisions = play(number, hand_number, seat, oracle_play)
+        shooter = game.moon_shooter
+        if shooter is None or shooter == seat:
+            continue
+        result.moons += 1
+        result.shooters.append(shooter_rank(decisions[0], seat, shooter))
+        for position in reversed(decisions):
+            card = stop_search(position, seat, shooter, [NODES])
+            if card is None:
+                continue
+            played = card_index(decisions_card(position, game, seat))
+            seen = figures_at(position, seat)
+            pts = position.hand_points()
+            loss = Loss(
+                position.tricks_played,
+                sum(pts),
+                int(any(p == sum(pts) and p and s != seat for s, p in enumerate(pts))),
+                seen.get(played, (float("nan"), 0.0)),
+                seen.get(card, (float("nan"), 0.0)),
+            )
+            loss.kind = classify(loss)
+            result.losses.append(loss)
+            break
+        else:
+            result.unstoppable += 1
+    return result
+
+
+known_mode = False
+
+
+def report(results: list[Result], elapsed: float) -> None:
+    hands = 4 * len(results)
+    moons = sum(r.moons for r in results)
+    losses = [loss for r in results for loss in r.losses]
+    print(f"ours (true deal) vs 3 hunters, {hands} hands, {elapsed:.0f} s")
+    print(f"  hunters' moons: {moons} ({moons / hands:.1%} of hands)")
+    print(f"  unstoppable (no stop found): {sum(r.unstoppable for r in results)}")
+    shooters = [x for r in results for x in r.shooters]
+    ranks = Counter(rank for rank, _ in shooters)
+    print(f"  the shooter's hand among the others' at our first card (0 strongest): {dict(ranks)}")
+    print(f"  its strength: {sorted(round(x, 2) for _, x in shooters)}")
+    kinds = Counter(loss.kind for loss in losses)
+    for kind, n in kinds.most_common():
+        print(f"  {kind}: {n}")
+    print("  trick points suspect | played: moon share, utility | stop: moon share, utility | kind")
+    for loss in sorted(losses, key=lambda x: (x.kind, x.trick)):
+        print(
+            f"  {loss.trick:5d} {loss.points:6d} {loss.suspect:7d} | {loss.played[0]:6.1%} "
+            f"{loss.played[1]:6.2f} | {loss.stop[0]:6.1%} {loss.stop[1]:6.2f} | {loss.kind}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    global known_mode, SHARE
+    parser = argparse.ArgumentParser(prog="python -m tools.why_moons", description=__doc__)
+    parser.add_argument("--hands", type=int, default=400)
+    parser.add_argument("--first", type=int, default=0, help="first deal (default 0)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--budget", type=float, default=1.0)
+    parser.add_argument("--known", action="store_true", help="imagine the real shooter")
+    parser.add_argument("--share", type=float, default=SHARE)
+    args = parser.parse_args(argv)
+    known_mode, SHARE = args.known, args.share
+    tune(args.budget, args.set)
+    jit.core()
+    started = time.perf_counter()
+    deals = range(args.first, args.first + max(1, args.hands // 4))
+    results = [run_deal(i) for i in deals]
+    report(results, time.perf_counter() - started)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
