@@ -27,11 +27,15 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from game.players import brain, jit, view_of
+from game.engine.rules import HEART_MASK, MOON
+from game.players import brain, jit, tree, view_of
+from game.players.deals import knowledge_of
+from game.players.sim import LAST_TRICK
 from tools.bench import FIRST_NUMBER, tune
 from tools.moons import Oracle, card_index, decisions_card, play, stop_search
 
 BLIND = 0.05  # below this share of playouts ending in the moon, the search did not see it
+MODEL_NODES = 3000  # our decisions the search in the model may try from one decision
 NODES = 400  # the stop search's positions from one decision, as in ``tools.moons``
 KNOWN = -1  # with --known: the seat imagined shooting in every playout of the hand
 SHARE = 1.0  # with --known: the chance it is imagined shooting, each deal
@@ -47,6 +51,7 @@ class Loss:
     played: tuple[float, float]  # the card played: (moon share, mean utility)
     stop: tuple[float, float]  # the card that began a stop: the same
     kind: str = ""
+    where: tuple[int, int] = (0, 0)  # the deal's index and our seat
 
 
 @dataclass
@@ -115,6 +120,47 @@ def shooter_rank(position, seat: int, shooter: int) -> tuple[int, float]:
     return rank, strength[shooter]
 
 
+def model_stop(position, seat: int, shooter: int, budget: list[int]) -> bool:
+    """Whether some sequence of our cards stops ``shooter``'s moon when the others play the
+    playouts' models on the true deal (``tree.advance``, the Python form), ``shooter`` the
+    imagined shooter: a depth-first search of at most ``budget[0]`` of our decisions."""
+    view = view_of(position, seat)
+    know = knowledge_of(view)
+    hands = [sum(1 << card_index(c) for c in position.hand(s)) for s in range(4)]
+    leader = view.trick_leader if view.trick_leader is not None else seat
+    table = [*view.trick, 0, 0, 0, 0][:4]
+    state = (hands, leader, table, len(view.trick), list(know.pts), know.gone, len(view.tricks))
+    return _model_stop(state, seat, shooter, budget, -1)
+
+
+def _model_stop(state, seat: int, shooter: int, budget: list[int], hunter: int) -> bool:
+    hands, leader, table, n, pts, gone, ntricks = state
+    legal = tree.legal_of(hands[seat], table, n, ntricks == 0, (gone & HEART_MASK) != 0)
+    for c in reversed([c for c in range(52) if legal >> c & 1]):
+        if budget[0] <= 0:
+            return False
+        budget[0] -= 1
+        h2 = list(hands)
+        h2[seat] ^= 1 << c
+        t2 = list(table)
+        t2[n] = c
+        p2 = list(pts)
+        out = tree.advance(
+            h2, leader, t2, n + 1, p2, gone, ntricks, -1, seat, False,
+            shooter if hunter < 0 else hunter, brain.DEFEND, [0] * 52, 0,
+        )  # fmt: skip
+        lead2, n2, gone2, nt2 = out[0], out[1], out[2], out[3]
+        if any(p2[s] for s in range(4) if s != shooter):
+            return True
+        if nt2 == LAST_TRICK:
+            if p2[shooter] != MOON:
+                return True
+            continue
+        if _model_stop((h2, lead2, t2, n2, p2, gone2, nt2), seat, shooter, budget, out[5]):
+            return True
+    return False
+
+
 def classify(loss: Loss) -> str:
     if loss.played[0] < BLIND:
         return "blind"
@@ -154,6 +200,13 @@ def run_deal(index: int) -> Result:
                 seen.get(card, (float("nan"), 0.0)),
             )
             loss.kind = classify(loss)
+            loss.where = (index, seat)
+            if loss.kind == "no stop in the model":
+                budget = [MODEL_NODES]
+                found = model_stop(position, seat, shooter, budget)
+                loss.kind += (
+                    ": one exists" if found else (" (none)" if budget[0] > 0 else " (ran out)")
+                )
             result.losses.append(loss)
             break
         else:
@@ -178,11 +231,15 @@ def report(results: list[Result], elapsed: float) -> None:
     kinds = Counter(loss.kind for loss in losses)
     for kind, n in kinds.most_common():
         print(f"  {kind}: {n}")
-    print("  trick points suspect | played: moon share, utility | stop: moon share, utility | kind")
+    print(
+        "  trick points suspect | played: moon share, utility | stop: moon share, utility | "
+        "kind (deal, seat)"
+    )
     for loss in sorted(losses, key=lambda x: (x.kind, x.trick)):
         print(
             f"  {loss.trick:5d} {loss.points:6d} {loss.suspect:7d} | {loss.played[0]:6.1%} "
-            f"{loss.played[1]:6.2f} | {loss.stop[0]:6.1%} {loss.stop[1]:6.2f} | {loss.kind}"
+            f"{loss.played[1]:6.2f} | {loss.stop[0]:6.1%} {loss.stop[1]:6.2f} | {loss.kind} "
+            f"{loss.where}"
         )
 
 
