@@ -14,6 +14,10 @@ against us and the mean utility. Each lost moon then falls in one class:
 - **traded**: the stop card shows fewer moons, yet the card played scored better: the value
   (points against moons), the prior or too few visits chose it.
 
+``--agree``: how often each hunter's card is the one the playouts' models would play from its
+hand (the shooter's ``pick`` going for every trick, the others' ``duck_pick``), in its first
+``EARLY_CARDS`` cards and after, for the shooter of a moon and for the others.
+
 ``--known``: every playout imagines the seat that really shot in the hand (a first run finds
 it) shooting with the chance ``--share`` from the first card: if the moons stay, the imagined
 defence does not work against the real hunter; if they fall, not seeing the shooter is the cause.
@@ -27,10 +31,11 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from game.engine.rules import HEART_MASK, MOON
-from game.players import brain, jit, tree, view_of
+from game.engine import Phase
+from game.engine.rules import HEART_MASK, MOON, legal_mask
+from game.players import brain, jit, sim, tree, view_of
 from game.players.deals import knowledge_of
-from game.players.sim import LAST_TRICK
+from game.players.sim import LAST_TRICK, table_state
 from tools.bench import FIRST_NUMBER, tune
 from tools.moons import Oracle, card_index, decisions_card, play, stop_search
 
@@ -161,6 +166,52 @@ def _model_stop(state, seat: int, shooter: int, budget: list[int], hunter: int) 
     return False
 
 
+def agreement(number: int, hand_number: int, seat: int) -> tuple[list[int], dict[int, list]]:
+    """The hand played again (ours by ``oracle_play``), each hunter's card beside the models'
+    cards for it from its own hand: ``(real, shooter's pick, ducker's pick)`` per seat."""
+    from tools.bench import HUNTER, HUNTER_PLAYER, OURS, deal_game
+
+    HUNTER_PLAYER.reset()
+    game = deal_game(number, hand_number)
+    if game.phase == Phase.PASSING:
+        for s in range(4):
+            kind = OURS if s == seat else HUNTER
+            game.pass_cards(s, kind.pass_cards(game, s))
+    seen: dict[int, list] = {s: [] for s in range(4) if s != seat}
+    while game.phase == Phase.PLAYING:
+        s = game.turn
+        if s == seat:
+            game.play(s, oracle_play(game, s))
+            continue
+        view = view_of(game, s)
+        know = knowledge_of(view)
+        first = not view.tricks
+        broken = bool(know.gone & HEART_MASK)
+        win, _, tpts = table_state(view.trick)
+        n = len(view.trick)
+        shoot = sim.pick(know.hand, n, win, tpts, first, broken, know.gone, True, -1, 0, 0)
+        duck = sim.duck_pick(know.hand, n, win, first, broken)
+        code = HUNTER.play(game, s)
+        runs = run_of(legal_mask(know.hand, view.trick, first, broken), know)
+        seen[s].append((runs[card_index(code)], runs[shoot], runs[duck]))
+        game.play(s, code)
+    return list(game.hand_points()), seen
+
+
+def run_of(legal: int, know) -> dict[int, int]:
+    """Each legal card's run of cards worth the same (``brain.distinct_cards``): the run's
+    first card, so that two cards of one run count as the same play."""
+    reps = brain.distinct_cards(legal, know)
+    out = {}
+    rep = -1
+    for c in range(52):
+        if legal >> c & 1:
+            if c in reps:
+                rep = c
+            out[c] = rep
+    return out
+
+
 def classify(loss: Loss) -> str:
     if loss.played[0] < BLIND:
         return "blind"
@@ -243,6 +294,40 @@ def report(results: list[Result], elapsed: float) -> None:
         )
 
 
+EARLY_CARDS = 4  # a seat's first cards of the hand, where a moon is won or lost
+
+
+def agreement_table(deals: range) -> list[str]:
+    """How often each hunter's card is the models' (``agreement``), as lines to print: the
+    shooter against the playouts' shooter, the others against their ducker, early and late."""
+    counts: Counter = Counter()
+    for index in deals:
+        for seat in range(4):
+            pts, seen = agreement(FIRST_NUMBER + index, 1 + index % 4, seat)
+            shooter = next((s for s in range(4) if pts[s] == MOON), None)
+            for s, rows in seen.items():
+                if s == shooter:
+                    role = "the shooter"
+                else:
+                    role = "another, moon hand" if shooter is not None else "another, no moon"
+                for k, (real, shoot, duck) in enumerate(rows):
+                    key = (role, "early" if k < EARLY_CARDS else "late")
+                    counts[(*key, 0)] += 1
+                    counts[(*key, 1)] += real == shoot
+                    counts[(*key, 2)] += real == duck
+    lines = []
+    for role in ("the shooter", "another, moon hand", "another, no moon"):
+        for phase in ("early", "late"):
+            n = counts[(role, phase, 0)]
+            if n:
+                shoot, duck = counts[(role, phase, 1)] / n, counts[(role, phase, 2)] / n
+                lines.append(
+                    f"  {role:18s} {phase:5s} {n:5d} cards: the models' shooter's {shoot:4.0%}, "
+                    f"the ducker's {duck:4.0%}"
+                )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     global known_mode, SHARE
     parser = argparse.ArgumentParser(prog="python -m tools.why_moons", description=__doc__)
@@ -252,12 +337,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--known", action="store_true", help="imagine the real shooter")
     parser.add_argument("--share", type=float, default=SHARE)
+    parser.add_argument(
+        "--agree", action="store_true", help="only how often the hunters play the models' card"
+    )
     args = parser.parse_args(argv)
     known_mode, SHARE = args.known, args.share
     tune(args.budget, args.set)
     jit.core()
     started = time.perf_counter()
     deals = range(args.first, args.first + max(1, args.hands // 4))
+    if args.agree:
+        print("the hunters' cards as the playouts' models play them (a run counts as one card):")
+        print("\n".join(agreement_table(deals)))
+        return 0
     results = [run_deal(i) for i in deals]
     report(results, time.perf_counter() - started)
     return 0

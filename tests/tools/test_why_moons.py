@@ -18,3 +18,12 @@ def test_every_moon_is_unstoppable_or_lost_at_a_decision_of_one_kind(capsys):
     why_moons.report(results, 0.0)
     out = capsys.readouterr().out
     assert "ours (true deal) vs 3 hunters, 12 hands" in out
+
+
+def test_the_hunters_cards_are_set_beside_the_models_cards():
+    pts, seen = why_moons.agreement(why_moons.FIRST_NUMBER, 1, 3)
+    assert sum(pts) in (26, 78)  # every point taken, or a moon
+    assert set(seen) == {0, 1, 2}
+    assert all(len(rows) == 13 for rows in seen.values())
+    lines = why_moons.agreement_table(range(1))
+    assert any("early" in line and "the ducker's" in line for line in lines)
