@@ -44,6 +44,7 @@ MODEL_NODES = 3000  # our decisions the search in the model may try from one dec
 NODES = 400  # the stop search's positions from one decision, as in ``tools.moons``
 KNOWN = -1  # with --known: the seat imagined shooting in every playout of the hand
 SHARE = 1.0  # with --known: the chance it is imagined shooting, each deal
+KNOWN_MODE = False  # --known: a hand with a moon is played again, its shooter imagined
 
 
 @dataclass
@@ -228,7 +229,7 @@ def run_deal(index: int) -> Result:
     for seat in range(4):
         KNOWN = -1
         game, decisions = play(number, hand_number, seat, oracle_play)
-        if known_mode and game.moon_shooter is not None and game.moon_shooter != seat:
+        if KNOWN_MODE and game.moon_shooter is not None and game.moon_shooter != seat:
             KNOWN = game.moon_shooter
             game, decisions = play(number, hand_number, seat, oracle_play)
         shooter = game.moon_shooter
@@ -263,9 +264,6 @@ def run_deal(index: int) -> Result:
         else:
             result.unstoppable += 1
     return result
-
-
-known_mode = False
 
 
 def report(results: list[Result], elapsed: float) -> None:
@@ -329,7 +327,7 @@ def agreement_table(deals: range) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global known_mode, SHARE
+    global KNOWN_MODE, SHARE
     parser = argparse.ArgumentParser(prog="python -m tools.why_moons", description=__doc__)
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--first", type=int, default=0, help="first deal (default 0)")
@@ -341,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         "--agree", action="store_true", help="only how often the hunters play the models' card"
     )
     args = parser.parse_args(argv)
-    known_mode, SHARE = args.known, args.share
+    KNOWN_MODE, SHARE = args.known, args.share
     tune(args.budget, args.set)
     jit.core()
     started = time.perf_counter()
