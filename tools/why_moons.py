@@ -45,6 +45,8 @@ NODES = 400  # the stop search's positions from one decision, as in ``tools.moon
 KNOWN = -1  # with --known: the seat imagined shooting in every playout of the hand
 SHARE = 1.0  # with --known: the chance it is imagined shooting, each deal
 KNOWN_MODE = False  # --known: a hand with a moon is played again, its shooter imagined
+INTENT = False  # --intent: a hunter that chose a moon plan is imagined shooting (``Hunter``)
+BRAINS_HUNTERS = brain._deal_hunters
 
 
 @dataclass
@@ -76,14 +78,32 @@ def known_hunters(root, drawn, deals: int, odds):
     return seats
 
 
+def intent_hunters(root, drawn, deals: int, odds):
+    """``brain._deal_hunters`` for ``--intent``: a hunter that has chosen a moon plan this hand
+    (``Hunter.attempted``) and holds every point taken, imagined shooting in every deal;
+    else brain's own choice."""
+    from tools.bench import HUNTER_PLAYER
+
+    pts = root.know.pts
+    seats = [
+        s for s in sorted(HUNTER_PLAYER.attempted) if s != root.view.seat and pts[s] == sum(pts)
+    ]
+    if not seats:
+        return BRAINS_HUNTERS(root, drawn, deals, odds)
+    chosen = root.core.buffer([seats[0]] * max(deals, 1))
+    for i in range(deals):
+        odds[i] = SHARE
+    return chosen
+
+
 def oracle_play(game, seat: int) -> str:
     """Ours' card with the true deal as the only sample (and with ``--known``, the shooter)."""
     from tools import moons
 
-    if KNOWN < 0:
+    if KNOWN < 0 and not INTENT:
         return moons.oracle_play(game, seat)
     hunters = brain._deal_hunters
-    brain._deal_hunters = known_hunters
+    brain._deal_hunters = intent_hunters if INTENT else known_hunters
     try:
         return moons.oracle_play(game, seat)
     finally:
@@ -98,6 +118,8 @@ def figures_at(position, seat: int) -> dict[int, tuple[float, float]]:
     brain.DealSampler = Oracle
     if KNOWN >= 0:
         brain._deal_hunters = known_hunters
+    elif INTENT:
+        brain._deal_hunters = intent_hunters  # the plans of the whole hand, a near figure
     try:
         found = brain.search_play(view_of(position, seat), core, figures=True)
     finally:
@@ -327,7 +349,7 @@ def agreement_table(deals: range) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global KNOWN_MODE, SHARE
+    global KNOWN_MODE, SHARE, INTENT
     parser = argparse.ArgumentParser(prog="python -m tools.why_moons", description=__doc__)
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--first", type=int, default=0, help="first deal (default 0)")
@@ -336,10 +358,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--known", action="store_true", help="imagine the real shooter")
     parser.add_argument("--share", type=float, default=SHARE)
     parser.add_argument(
+        "--intent", action="store_true", help="imagine a hunter that chose a moon plan shooting"
+    )
+    parser.add_argument(
         "--agree", action="store_true", help="only how often the hunters play the models' card"
     )
     args = parser.parse_args(argv)
-    KNOWN_MODE, SHARE = args.known, args.share
+    KNOWN_MODE, SHARE, INTENT = args.known, args.share, args.intent
     tune(args.budget, args.set)
     jit.core()
     started = time.perf_counter()
