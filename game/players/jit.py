@@ -14,6 +14,7 @@ Only the bit helpers differ between the two forms: Python's ``int.bit_length`` a
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import logging
 import os
@@ -74,12 +75,40 @@ def _load() -> ModuleType:
     module = _second_copy(COMPILED_NAME, sim.__file__)
     try:
         module.TREE = _second_copy(TREE_COMPILED_NAME, tree.__file__)  # on the compiled sim
+        _drop_stale_tree(module.TREE)
         warm_up(module)
     except BaseException:
         sys.modules.pop(COMPILED_NAME, None)
         sys.modules.pop(TREE_COMPILED_NAME, None)
         raise
     return module
+
+
+def _drop_stale_tree(compiled_tree: ModuleType) -> None:
+    """numba's cache checks a function's own file, not the files of what it calls: the compiled
+    tree would keep the ``sim`` it was first built on. Its cached machine code is dropped (before
+    anything of it is loaded) when ``sim.py`` is not the one it was built on."""
+    cache = getattr(compiled_tree.advance, "_cache", None)
+    folder = getattr(cache, "_cache_path", "")
+    if not folder:
+        return
+    mark = os.path.join(folder, "tree.sim-source")
+    with open(sim.__file__, "rb") as source:
+        stamp = hashlib.sha256(source.read()).hexdigest()
+    try:
+        with open(mark) as built:
+            if built.read() == stamp:
+                return
+    except OSError:
+        pass
+    try:
+        for name in os.listdir(folder):
+            if name.startswith("tree.") and name.endswith((".nbi", ".nbc")):
+                os.remove(os.path.join(folder, name))
+        with open(mark, "w") as built:
+            built.write(stamp)
+    except OSError:
+        log.warning("computer players: a stale compiled tree could not be dropped from %s", folder)
 
 
 def _second_copy(name: str, path: str) -> ModuleType:

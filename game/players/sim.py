@@ -70,6 +70,7 @@ THREAT_TRICKS = 8  # from this many tricks on, a lone taker of any points is wor
 DEFEND_POINTS = 4  # with DEFEND_SELF: from this many points our seat defends against a lone taker
 DEFEND_SELF = 1  # a bit of ``defend``: our own seat defends in the playouts (``pick``'s guard)
 DEFEND_LATE = 2  # a bit of ``defend``: the others duck until a moon threat is real
+DEFEND_ALONE = 4  # a bit of ``defend``: the others never fight an imagined shooter (they duck)
 SHOOT_POINTS = 18  # when a lone taker of every point so far goes for the rest
 LAST_TRICK = 13
 SUIT_ORDER = (CLUBS, DIAMONDS, SPADES, HEARTS)
@@ -536,6 +537,8 @@ def others_card(
     if defend & DEFEND_LATE and seat == shooter:
         return pick(hand, n, win, tpts, first, broken, gone, True, -1, 0, voids)
     if hunter >= 0 and total:
+        if defend & DEFEND_ALONE:
+            return duck_pick(hand, n, win, first, broken)
         if not defend & DEFEND_LATE:
             return pick(
                 hand, n, win, tpts, first, broken, gone, False, hunter, winner_seat, voids

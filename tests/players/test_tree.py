@@ -119,3 +119,36 @@ def test_a_moon_on_its_way_is_weighed_on_with_moon_carry(monkeypatch):
     assert moon_plan(know)
     pts[(know.seat + 1) % 4] = 1  # another seat scored: the plan is lost
     assert not moon_plan(replace(know, pts=tuple(pts)))
+
+
+def test_with_defend_alone_the_others_duck_an_imagined_shooter_to_the_end():
+    # seat 2, imagined shooting with 12 points, all taken, leads the ten of clubs; seat 3
+    # holds the five and the king: once the threat is real it beats it with the king, unless
+    # the others leave the defence to us (DEFEND_ALONE): then it ducks with the five
+    hand = mask_of([3, 11])
+    late = sim.DEFEND_SELF | sim.DEFEND_LATE
+
+    def card(defend: int) -> int:
+        return sim.others_card(
+            hand, 3, 1, 8, 0, False, True, 0, 0, 2, 0, 2, -1, 2, True, 12, False, defend
+        )  # fmt: skip
+
+    assert card(late) == 11
+    assert card(late | sim.DEFEND_ALONE) == 3
+
+
+def test_a_compiled_tree_built_on_another_sim_is_dropped(tmp_path):
+    from types import SimpleNamespace
+
+    stale = tmp_path / "tree.advance-1.py311.nbi"
+    stale.write_text("old")
+    kept = tmp_path / "sim.pick-1.py311.nbi"
+    kept.write_text("sim's own")
+    compiled = SimpleNamespace(
+        advance=SimpleNamespace(_cache=SimpleNamespace(_cache_path=tmp_path))
+    )
+    jit._drop_stale_tree(compiled)
+    assert not stale.exists() and kept.exists()
+    stale.write_text("built on this sim")
+    jit._drop_stale_tree(compiled)  # the same sim: nothing dropped
+    assert stale.exists()
