@@ -27,6 +27,7 @@ from game.engine import DECK, SEATS, Card, Game, Phase, rules, seat_after
 from game.engine.cards import INDEX_OF
 from game.engine.handlog import HandRecord
 from game.engine.rules import (
+    HEART_MASK,
     HEARTS,
     MOON,
     POINT_MASK,
@@ -34,6 +35,7 @@ from game.engine.rules import (
     QS_BIT,
     SPADES,
     SUIT,
+    legal_mask,
     suit_of,
 )
 from game.players import jit, weigh_pass, weigh_play
@@ -108,7 +110,7 @@ class Judgement:
     played: tuple[str, ...]
     hint: tuple[str, ...]
     cost: float  # expected points more than the hint's (0 when as good)
-    verdict: str  # "fine", "costly", "forced" (nothing else worth playing), "settled"
+    verdict: str  # "fine", "costly", "forced" (no other card, or none that differs), "settled"
     sentence: str  # what a person reads
     costliest: bool = False
 
@@ -307,7 +309,13 @@ def judge_play(view: View, code: str, core=None) -> tuple[Judgement, Appraisal |
         return Judgement(number, (code,), (code,), 0.0, "settled", sentence), None
     appraisal = appraise(view, core)
     if appraisal is None:
-        sentence = f"You played the {DECK[card].name}, the only card worth playing."
+        first, broken = not view.tricks, bool(know.gone & HEART_MASK)
+        if legal_mask(know.hand, view.trick, first, broken).bit_count() == 1:
+            sentence = f"You played the {DECK[card].name}, the only card you could play."
+        else:
+            sentence = (
+                f"You played the {DECK[card].name}: every card you could play came to the same."
+            )
         return Judgement(number, (code,), (code,), 0.0, "forced", sentence), None
     hinted = decide_play(view, core)
     hint = DECK[hinted].code

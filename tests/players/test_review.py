@@ -190,3 +190,27 @@ def test_a_record_that_is_not_a_hand_is_refused(change):
     with pytest.raises(ValueError):
         HandRecord.from_dict(data)
     assert last_hand(None, data) is None
+
+
+@pytest.mark.parametrize("number", [617, 500, 501])
+def test_a_forced_card_is_the_only_card_you_could_play_and_said_so_only_then(number):
+    """Issue 50: "the only card worth playing" said of a card that was the only one legal."""
+    record = computers_hand(number)
+    legal = {}
+
+    def look(game: Game, seat, code) -> None:
+        if seat == 0:
+            legal[game.tricks_played + 1] = game.legal_plays(0)
+
+    record.replay(look)
+    found = review(record, 0, NAMES)
+    forced = [j for j in found.judgements if j.verdict == "forced"]
+    assert forced, "a hand has a forced card or one whose choices all come to the same"
+    for judged in forced:
+        name = card_name(judged.played[0])
+        if len(legal[judged.trick]) == 1:
+            assert judged.sentence == f"You played the {name}, the only card you could play."
+        else:
+            assert judged.sentence == (
+                f"You played the {name}: every card you could play came to the same."
+            )
