@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 MOON_GAP = 0.1  # a card whose moons against you come this much more often is named beside it
 CLOSE = 0.5  # mean points for the hand within which two cards are too close to call
+AS_GOOD = 0.2  # mean points for the hand within which another card is called as good
+AS_GOOD_CLEAN = 0.1  # ... and its share of deals clean on this trick no further from the hint's
+AS_GOOD_MOST = 3  # cards named as good, the hint's among them; more, and none is
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}
 NUMBER_WORDS = (
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -145,7 +148,7 @@ def play_reason(game: Game, seat: int, figures: PlayFigures, names: Sequence[str
     others = sorted(
         (c for c in figures.candidates if c is not mine), key=lambda c: (c.points, c.card)
     )
-    close = [c for c in others if abs(c.points - mine.points) < CLOSE]
+    close = as_good(mine, others)
     worse = [c for c in others if c.points >= mine.points + CLOSE]
     better = [c for c in others if c.points <= mine.points - CLOSE]
     if close:
@@ -158,6 +161,19 @@ def play_reason(game: Game, seat: int, figures: PlayFigures, names: Sequence[str
         said.append(better_sentence(game, seat, figures, better[0]))
     said.append(voids_sentence(game, seat, names))
     return " ".join(part for part in said if part)
+
+
+def as_good(mine: CardFigures, others: Sequence[CardFigures]) -> list[CardFigures]:
+    """The cards a player may call as good as the hint's: within ``AS_GOOD`` points at the
+    hand's end and as often clean on this trick; none when more than ``AS_GOOD_MOST`` would be
+    named (a list that long tells a player nothing: the best and the most tempting instead)."""
+    close = [
+        c
+        for c in others
+        if abs(c.points - mine.points) <= AS_GOOD + 1e-9
+        and abs(c.clean - mine.clean) <= AS_GOOD_CLEAN + 1e-9
+    ]
+    return close if len(close) < AS_GOOD_MOST else []
 
 
 def hand_end(game: Game, seat: int, figures: CardFigures) -> float:
@@ -201,7 +217,7 @@ def clean_sentence(game: Game, seat: int, mine: CardFigures) -> str:
 
 
 def as_good_sentence(game: Game, seat: int, mine: CardFigures, close: Sequence[CardFigures]) -> str:
-    """Too close to call: the cards within ``CLOSE`` of the hint's, each with its figure."""
+    """Too close to call: the cards ``as_good`` as the hint's, each with its figure."""
     each = [f"{the(c.card)}, {mean_points(hand_end(game, seat, c))}" for c in (mine, *close)]
     return (
         "Any of these is as good, by your points at the hand's end on average in the "

@@ -13,6 +13,20 @@ import re
 from game.engine import Card, Game
 
 CLOSE = 0.5  # the sentence module's "too close to call", stated again: a test pins the two
+AS_GOOD = 0.2  # "as good": within this many points at the hand's end (issue 50), ...
+AS_GOOD_CLEAN = 0.1  # ... and as often clean on this trick; never more than three cards named
+
+
+def as_good(mine, others) -> list:
+    """The cards within the tight margin of the hint's, however many."""
+    return [
+        c
+        for c in others
+        if abs(c.points - mine.points) <= AS_GOOD + 1e-9
+        and abs(c.clean - mine.clean) <= AS_GOOD_CLEAN + 1e-9
+    ]
+
+
 NUMBERS = "no one two three four five six seven eight nine ten eleven twelve thirteen"
 WORD = {word: n for n, word in enumerate(NUMBERS.split(" "))}
 SUITS = {"clubs": "C", "diamonds": "D", "spades": "S", "hearts": "H"}
@@ -123,7 +137,7 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
             clean = mine.clean if m.group(1) else 1 - mine.clean  # "no points" or "points"
             assert clean >= 0.5 and within(clean, share(m.group(2))), (sentence, mine)
             assert near(amount(m.group(3)), held + mine.points), (sentence, mine)
-            assert not [c for c in others if abs(c.points - mine.points) < CLOSE], sentence
+            assert not 0 < len(as_good(mine, others)) < 3, ("as good unsaid", sentence)
             kinds.append("clean")
         elif m := re.fullmatch(
             rf"With the (.+) you would end the hand with {POINTS} on average, fewer; the "
@@ -159,8 +173,9 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
                 card = by_card[code_of(name)]
                 assert near(amount(points), held + card.points), (sentence, card)
                 listed.append(card.card)
-            close = {c.card for c in others if abs(c.points - mine.points) < CLOSE}
+            close = {c.card for c in as_good(mine, others)}
             assert listed[0] == figures.card and set(listed) == close | {figures.card}, sentence
+            assert len(listed) <= 3, ("more than three cards as good", sentence)
             kinds.append("close")
         elif m := re.fullmatch(
             rf"(\w+) has taken {TAKEN} so far and could shoot the moon: after the (.+), "

@@ -26,6 +26,8 @@ def card(code: str, points: float, trick: float = 0.0, clean: float = 1.0, **res
 
 def test_the_checker_and_the_sentences_share_one_margin():
     assert hints.CLOSE == hint_words.CLOSE
+    assert (hints.AS_GOOD, hints.AS_GOOD_CLEAN) == (hint_words.AS_GOOD, hint_words.AS_GOOD_CLEAN)
+    assert hint_words.AS_GOOD_MOST == 3
 
 
 # ---- plurals and shares ---------------------------------------------------------------------
@@ -100,12 +102,36 @@ def test_a_clear_hint_compares_its_card_with_the_highest_that_follows_suit():
 
 def test_cards_too_close_to_call_are_all_named_with_their_figures():
     game = craft(BEN_HAS_EVERY_POINT["hands"], BEN_HAS_EVERY_POINT["tricks"][:-1] + ("3 AD",))
-    figures = PlayFigures("2S", (card("2S", 3.0), card("4S", 3.3), card("QS", 12.0)), None, False)
+    figures = PlayFigures("2S", (card("2S", 3.0), card("4S", 3.2), card("QS", 12.0)), None, False)
     text = hint_text(game, 0, figures, NAMES)
     assert "Any of these is as good" in text
-    assert "the two of spades, 3 points; the four of spades, 3.3 points." in text
+    assert "the two of spades, 3 points; the four of spades, 3.2 points." in text
     assert "queen" not in text
     assert hints.check_play(text, game, 0, figures, NAMES) == ["close", "void"]
+
+
+def test_as_good_names_at_most_three_cards_and_only_within_a_tight_margin():
+    """Issue 50: "Any of these is as good" listed up to seven cards, and called a king sure to
+    take a heart as good as the nine."""
+    game = dealt_then("0 2C 3C 4C AC", "3 KC")
+    many = PlayFigures(
+        "5C",
+        (card("5C", 2.0), card("7C", 2.1), card("8C", 2.1), card("9C", 2.15), card("2S", 2.2),
+         card("QC", 6.0, 1.0, 0.0)),
+        threat=None,
+        shooting=False,
+    )  # fmt: skip
+    text = hint_text(game, 0, many, NAMES)
+    assert "as good" not in text  # five cards: the best and the most tempting instead
+    assert "With the queen of clubs you would take 1 point on this trick" in text
+    sure = PlayFigures(
+        "5C", (card("5C", 2.0), card("QC", 2.3, 1.0, 0.0), card("2S", 2.1)), None, False
+    )
+    text = hint_text(game, 0, sure, NAMES)
+    assert "queen of clubs" not in text.split("as good")[-1], text
+    assert "the two of spades" in text
+    for figures in (many, sure):
+        hints.check_play(hint_text(game, 0, figures, NAMES), game, 0, figures, NAMES)
 
 
 def test_a_card_that_leaves_you_fewer_points_is_said_and_the_hint_not_called_cheaper():
