@@ -159,8 +159,22 @@ def play_reason(game: Game, seat: int, figures: PlayFigures, names: Sequence[str
             said.append(tempting_sentence(game, seat, tempting(game, worse)))
     if better:  # rare: the search weighs more than your own points
         said.append(better_sentence(game, seat, figures, better[0]))
-    said.append(voids_sentence(game, seat, names))
+    if ducks_a_winner(game, seat, figures.card):
+        said.append(voids_sentence(game, seat, names))
     return " ".join(part for part in said if part)
+
+
+def ducks_a_winner(game: Game, seat: int, code: str) -> bool:
+    """Whether the hint's card follows suit under the trick's best card while the seat holds one
+    that would take it: where a seat to play after that has shown a void is a reason to duck.
+    A discard, a card that takes the trick anyway, or no card that could take it: the void
+    changes nothing."""
+    if not game.trick:
+        return False
+    led = game.trick[0][1][1]
+    best = max(Card.parse(c).index for _, c in game.trick if c[1] == led)
+    follow = [Card.parse(c).index for c in game.legal_plays(seat) if c[1] == led]
+    return code[1] == led and Card.parse(code).index < best and any(i > best for i in follow)
 
 
 def as_good(mine: CardFigures, others: Sequence[CardFigures]) -> list[CardFigures]:
@@ -263,15 +277,12 @@ def moon_sentence(
         return ""  # no moon in any deal the search imagined: none in play to speak of
     name = names[threat]
     worst = max(candidates, key=lambda c: (c.moon_against, c.card))
-    other = (
-        f", after {the(worst.card)} {share_text(worst.moon_against)}"
-        if worst.moon_against >= mine.moon_against + MOON_GAP
-        else ""
-    )
+    if worst.moon_against < mine.moon_against + MOON_GAP:
+        return ""  # every card gives the moon alike: it does not bear on the choice
     return (
         f"{name} has taken {every_point(game)} so far and could shoot the moon: after "
         f"{the(mine.card)}, {name} shoots it {share_text(mine.moon_against)} the computers "
-        f"imagine{other}."
+        f"imagine, after {the(worst.card)} {share_text(worst.moon_against)}."
     )
 
 

@@ -107,7 +107,9 @@ def test_cards_too_close_to_call_are_all_named_with_their_figures():
     assert "Any of these is as good" in text
     assert "the two of spades, 3 points; the four of spades, 3.2 points." in text
     assert "queen" not in text
-    assert hints.check_play(text, game, 0, figures, NAMES) == ["close", "void"]
+    assert hints.check_play(text, game, 0, figures, NAMES) == [
+        "close"
+    ]  # a discard: the void does not bear on it
 
 
 def test_as_good_names_at_most_three_cards_and_only_within_a_tight_margin():
@@ -147,7 +149,7 @@ def test_a_card_that_leaves_you_fewer_points_is_said_and_the_hint_not_called_che
         "computers' search also counts the points the other players take, and prefers the two of "
         "spades." in text
     )
-    assert hints.check_play(text, game, 0, figures, NAMES) == ["close", "better", "void"]
+    assert hints.check_play(text, game, 0, figures, NAMES) == ["close", "better"]
     shooting = dataclasses.replace(figures, shooting=True, candidates=figures.candidates[2:])
     text = hint_text(game, 0, dataclasses.replace(shooting, card="4S"), NAMES)
     assert "also counts the moon it plays for, and prefers the four of spades." in text
@@ -186,7 +188,7 @@ def test_a_moon_against_you_names_the_seat_that_has_every_point_after_nine_trick
         "Ben shoots it in 6 of 10 deals the computers imagine, after the queen of spades " in text
     )
     kinds = hints.check_play(text, game, 0, figures, NAMES)
-    assert kinds == ["moon against", "clean", "tempting", "void"]
+    assert kinds == ["moon against", "clean", "tempting"]
 
 
 def test_one_point_taken_is_the_only_point_never_all_1_points():
@@ -216,7 +218,7 @@ def test_a_threat_no_imagined_deal_sees_shoot_is_not_spoken_of():
     text = hint_text(game, 0, calm, NAMES)
     assert "moon" not in text
     assert "With the queen of spades you would end the hand with 9 points." in text
-    assert hints.check_play(text, game, 0, calm, NAMES) == ["clean", "tempting", "void"]
+    assert hints.check_play(text, game, 0, calm, NAMES) == ["clean", "tempting"]
 
 
 def test_your_own_moon_is_said_with_the_share_the_search_makes_it_in():
@@ -229,10 +231,6 @@ def test_your_own_moon_is_said_with_the_share_the_search_makes_it_in():
 
 def test_a_seat_still_to_play_that_has_shown_no_card_of_the_suit_led_is_named():
     game = craft(**BEN_HAS_EVERY_POINT)
-    figures = PlayFigures("2S", (card("2S", 1.0), card("QS", 9.0, 4.0, 0.5)), None, False)
-    text = hint_text(game, 0, figures, NAMES)
-    assert text.endswith(" Michele has shown no diamonds and may throw points on it.")
-    assert "void" in hints.check_play(text, game, 0, figures, NAMES)
     game.play(0, "2S")
     game.play(1, "8D")
     text = hint_text(
@@ -249,6 +247,43 @@ def test_a_seat_still_to_play_that_has_shown_no_card_of_the_suit_led_is_named():
     assert late.turn == 0
     plain = PlayFigures("2S", (card("2S", 1.0),), None, False)
     assert "shown no" not in hint_text(late, 0, plain, NAMES)
+
+
+CLUB_UNDER_A_VOID = craft(
+    {
+        0: "8C TC QS 2S 3S 4S 2D 3D 4D 2H 3H",
+        1: "7C JC 5S 6S 7S 5D 6D 7D 8D 5H 6H",
+        2: "9S TS JS KS AS 9D TD JD 4H 7H 8H",
+    },
+    ("0 2C 3C 4C AC", "3 KC 5C 6C 8S", "3 9C"),
+)  # Ben leads the nine of clubs; you hold the eight and the ten; Michele has shown no clubs
+
+
+def test_a_void_or_a_moon_is_said_only_where_it_bears_on_the_card():
+    """Issue 50: "Michele has shown no hearts and may throw points on it" when the hinted card
+    could not take the trick; "could shoot the moon" where every card gave the moon alike."""
+    game = craft(**BEN_HAS_EVERY_POINT)
+    assert "8D" not in game.hand(0) and game.trick[0][1] == "AD"  # you cannot follow: a discard
+    discard = PlayFigures("2S", (card("2S", 1.0), card("QS", 9.0, 4.0, 0.5)), None, False)
+    assert "shown no" not in hint_text(game, 0, discard, NAMES)
+    alike = PlayFigures(
+        "2S",
+        (card("2S", 10.0, moon_against=0.3), card("QS", 23.0, 13.0, 0.0, moon_against=0.35)),
+        threat=3,
+        shooting=False,
+    )
+    text = hint_text(game, 0, alike, NAMES)
+    assert "moon" not in text, text
+    hints.check_play(text, game, 0, alike, NAMES)
+
+    game = CLUB_UNDER_A_VOID
+    assert game.turn == 0 and game.legal_plays(0) == ["8C", "TC"]
+    duck = PlayFigures("8C", (card("8C", 1.0), card("TC", 4.0, 1.5, 0.4)), None, False)
+    text = hint_text(game, 0, duck, NAMES)
+    assert text.endswith(" Michele has shown no clubs and may throw points on it."), text
+    assert "void" in hints.check_play(text, game, 0, duck, NAMES)
+    take = PlayFigures("TC", (card("TC", 1.0), card("8C", 4.0, 1.5, 0.4)), None, False)
+    assert "shown no" not in hint_text(game, 0, take, NAMES)
 
 
 def test_a_checker_that_is_shown_a_wrong_figure_fails():
