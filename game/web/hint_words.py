@@ -203,8 +203,13 @@ def tempting_sentence(game: Game, seat: int, other: CardFigures) -> str:
     ending = f"end the hand with {mean_points(hand_end(game, seat, other))}"
     if round(other.trick_points * 10) == 0:
         return f"With {the(other.card)} you would {ending}."
-    taking = f"take {mean_points(other.trick_points)} on this trick on average"
+    taking = f"take {mean_points(other.trick_points)} on this trick{average(other.trick_certain)}"
     return f"With {the(other.card)} you would {taking}, and {ending}."
+
+
+def average(certain: bool) -> str:
+    """ " on average" after a figure the deals differ on; nothing where every deal agrees."""
+    return "" if certain else " on average"
 
 
 def better_sentence(game: Game, seat: int, figures: PlayFigures, other: CardFigures) -> str:
@@ -214,7 +219,8 @@ def better_sentence(game: Game, seat: int, figures: PlayFigures, other: CardFigu
     counts = "the moon it plays for" if figures.shooting else "the points the other players take"
     return (
         f"With {the(other.card)} you would end the hand with "
-        f"{mean_points(hand_end(game, seat, other))} on average, fewer; the computers' search "
+        f"{mean_points(hand_end(game, seat, other))}{average(other.points_certain)}, fewer; "
+        "the computers' search "
         f"also counts {counts}, and prefers {the(figures.card)}."
     )
 
@@ -222,21 +228,22 @@ def better_sentence(game: Game, seat: int, figures: PlayFigures, other: CardFigu
 def clean_sentence(game: Game, seat: int, mine: CardFigures) -> str:
     """How often the hint's card keeps this trick's points off you (or, where it mostly does
     not, how often it takes some), and your score for the hand."""
-    if mine.clean >= 0.5:
+    if mine.trick_certain:
+        clean = f"you take {whole_points(round(mine.trick_points))} on this trick"
+    elif mine.clean >= 0.5:
         clean = f"you take no points on this trick {share_text(mine.clean)} the computers imagine"
     else:
         clean = f"you take points on this trick {share_text(1 - mine.clean)} the computers imagine"
     ending = mean_points(hand_end(game, seat, mine))
-    return f"With it {clean}, and end the hand with {ending} on average."
+    return f"With it {clean}, and end the hand with {ending}{average(mine.points_certain)}."
 
 
 def as_good_sentence(game: Game, seat: int, mine: CardFigures, close: Sequence[CardFigures]) -> str:
     """Too close to call: the cards ``as_good`` as the hint's, each with its figure."""
     each = [f"{the(c.card)}, {mean_points(hand_end(game, seat, c))}" for c in (mine, *close)]
-    return (
-        "Any of these is as good, by your points at the hand's end on average in the "
-        f"deals the computers imagine: {'; '.join(each)}."
-    )
+    certain = all(c.points_certain for c in (mine, *close))
+    by = "" if certain else " on average in the deals the computers imagine"
+    return f"Any of these is as good, by your points at the hand's end{by}: {'; '.join(each)}."
 
 
 def tempting(game: Game, others: Sequence[CardFigures]) -> CardFigures:

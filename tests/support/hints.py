@@ -130,29 +130,35 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
             assert not figures.candidates and len(game.legal_plays(seat)) > 1
             kinds.append("same")
         elif m := re.fullmatch(
-            rf"With it you take (no )?points on this trick {SHARE} the computers imagine, and "
-            rf"end the hand with {POINTS} on average\.",
+            rf"With it you take (?:(no )?points on this trick {SHARE} the computers imagine|"
+            rf"{POINTS} on this trick), and end the hand with {POINTS}( on average)?\.",
             sentence,
         ):
-            clean = mine.clean if m.group(1) else 1 - mine.clean  # "no points" or "points"
-            assert clean >= 0.5 and within(clean, share(m.group(2))), (sentence, mine)
-            assert near(amount(m.group(3)), held + mine.points), (sentence, mine)
+            if m.group(3):  # every deal agrees on this trick: its points, said as certain
+                assert mine.trick_certain and near(amount(m.group(3)), mine.trick_points)
+            else:
+                assert not mine.trick_certain, ("certain, said as a share", sentence)
+                clean = mine.clean if m.group(1) else 1 - mine.clean  # "no points" or "points"
+                assert clean >= 0.5 and within(clean, share(m.group(2))), (sentence, mine)
+            assert near(amount(m.group(4)), held + mine.points), (sentence, mine)
+            assert bool(m.group(5)) == (not mine.points_certain), ("on average?", sentence)
             assert not 0 < len(as_good(mine, others)) < 3, ("as good unsaid", sentence)
             kinds.append("clean")
         elif m := re.fullmatch(
-            rf"With the (.+) you would end the hand with {POINTS} on average, fewer; the "
+            rf"With the (.+) you would end the hand with {POINTS}( on average)?, fewer; the "
             r"computers' search also counts (the moon it plays for|the points the other players "
             r"take), and prefers the (.+)\.",
             sentence,
         ):
             other = by_card[code_of(m.group(1))]
-            assert other.points <= mine.points - CLOSE and code_of(m.group(4)) == figures.card
+            assert other.points <= mine.points - CLOSE and code_of(m.group(5)) == figures.card
             assert near(amount(m.group(2)), held + other.points), (sentence, other)
-            assert ("moon" in m.group(3)) == figures.shooting, sentence
+            assert bool(m.group(3)) == (not other.points_certain), ("on average?", sentence)
+            assert ("moon" in m.group(4)) == figures.shooting, sentence
             kinds.append("better")
         elif m := re.fullmatch(
-            rf"With the (.+) you would (?:take {POINTS} on this trick on average, and )?end the "
-            rf"hand with {POINTS}\.",
+            rf"With the (.+) you would (?:take {POINTS} on this trick( on average)?, and )?end "
+            rf"the hand with {POINTS}\.",
             sentence,
         ):
             other = by_card[code_of(m.group(1))]
@@ -160,15 +166,17 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
             said_trick = amount(m.group(2)) if m.group(2) else 0.0
             assert said_trick != 0.0 or not m.group(2), "no points said as taken"
             assert near(said_trick, other.trick_points), (sentence, other)
-            assert near(amount(m.group(3)), held + other.points), (sentence, other)
+            if m.group(2):
+                assert bool(m.group(3)) == (not other.trick_certain), ("on average?", sentence)
+            assert near(amount(m.group(4)), held + other.points), (sentence, other)
             kinds.append("tempting")
         elif m := re.fullmatch(
-            r"Any of these is as good, by your points at the hand's end on average in "
-            r"the deals the computers imagine: (.+)\.",
+            r"Any of these is as good, by your points at the hand's end( on average in "
+            r"the deals the computers imagine)?: (.+)\.",
             sentence,
         ):
             listed = []
-            for part in m.group(1).split("; "):
+            for part in m.group(2).split("; "):
                 name, points = re.fullmatch(rf"the (.+), {POINTS}", part).groups()
                 card = by_card[code_of(name)]
                 assert near(amount(points), held + card.points), (sentence, card)
@@ -176,6 +184,8 @@ def check_play(text: str, game: Game, seat: int, figures, names: list[str]) -> l
             close = {c.card for c in as_good(mine, others)}
             assert listed[0] == figures.card and set(listed) == close | {figures.card}, sentence
             assert len(listed) <= 3, ("more than three cards as good", sentence)
+            certain = all(by_card[c].points_certain for c in listed)
+            assert bool(m.group(1)) == (not certain), ("on average?", sentence)
             kinds.append("close")
         elif m := re.fullmatch(
             rf"(\w+) has taken {TAKEN} so far and could shoot the moon: after the (.+), "

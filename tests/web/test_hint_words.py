@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from game import players
-from game.engine import Game
+from game.engine import Card, Game
 from game.players import CardFigures, PassFigures, PassReason, PlayFigures
 from game.web import hint_words
 from game.web.hint_words import count, hint_text, mean_points, share_text, whole_points
@@ -419,3 +419,32 @@ def test_every_choice_of_whole_hands_is_said_truly(number):
         kinds += hints.check_play(hint_text(game, seat, figures, names), game, seat, figures, names)
         game.play(seat, figures.card)
     assert len(kinds) >= 52
+
+
+def everything_visible(game: Game, seat: int) -> bool:
+    """The seat plays last to a trick and every point card not yet taken lies on it: whatever
+    the deal, each card's points for this trick and for the hand are known."""
+    taken = {code for trick in game.completed_tricks for _, code in trick.plays}
+    table = {code for _, code in game.trick}
+    out = [c for c in hints.ALL if Card.parse(c).points and c not in taken]
+    return len(game.trick) == 3 and bool(out) and all(c in table for c in out)
+
+
+def test_a_certain_figure_is_not_said_on_average():
+    """Issue 50: "on average" said of a figure every deal agrees on. Positions of whole hands
+    in which every point card out lies on the trick and the seat plays last to it."""
+    seen = 0
+    for number in range(600, 680):
+        game = Game.at_hand(number, 4)  # nobody passes
+        while game.phase == "playing":
+            seat = game.turn
+            figures = players.weigh_play(game, seat)
+            if everything_visible(game, seat) and figures.candidates:
+                assert all(c.trick_certain and c.points_certain for c in figures.candidates)
+                names = ["You" if s == seat else n for s, n in enumerate(["Ada", *NAMES[1:]])]
+                text = hint_text(game, seat, figures, names)
+                assert "on average" not in text, text
+                hints.check_play(text, game, seat, figures, names)
+                seen += 1
+            game.play(seat, figures.card)
+    assert seen >= 3, seen
