@@ -51,7 +51,7 @@ from game.players.review import (
 )
 from game.players.sim import moon_threat
 from game.players.view import View, view_of
-from game.web.hint_words import CLOSE, pass_text, play_text
+from game.web.hint_words import CLOSE, hint_parts
 from game.web.words import counted
 
 AS = INDEX_OF["AS"]
@@ -273,13 +273,14 @@ def review(record: HandRecord, seat: int, names: Sequence[str], core=None, think
 
 
 def hint_then(game: Game, seat: int, names: Sequence[str], think=decide) -> tuple[str, ...]:
-    """What the hint (H) would have shown at ``game``, the seat's choice: its cards and its
-    sentence, from the search as it runs in play (``game.web.hint_words``)."""
+    """What the hint (H) would have shown at ``game``, the seat's choice: its cards and the
+    sentence the status bar shows (``game.web.hint_words.hint_parts``, without the rest behind
+    "Why?"), from the search as it runs in play."""
     if game.phase == Phase.PASSING:
         passing = think(weigh_pass, game.copy(), seat)
-        return tuple(sorted(passing.cards)), pass_text(passing)
+        return tuple(sorted(passing.cards)), hint_parts(game, seat, passing, names)[0]
     playing = think(weigh_play, game.copy(), seat)
-    return (playing.card,), play_text(game, seat, playing, names)
+    return (playing.card,), hint_parts(game, seat, playing, names)[0]
 
 
 def quoting(judgement: Judgement, cards: tuple[str, ...], hint_words: str) -> str:

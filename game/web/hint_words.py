@@ -16,6 +16,7 @@ after a play is the same advice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from game.engine import Card, Game, Phase
 if TYPE_CHECKING:
     from game.players import CardFigures, PassFigures, PassReason, PlayFigures
 
+SHORT_MAX = 130  # characters of the hint the status bar shows; the rest behind "Why?"
 MOON_GAP = 0.1  # a card whose moons against you come this much more often is named beside it
 CLOSE = 0.5  # mean points for the hand within which two cards are too close to call
 AS_GOOD = 0.2  # mean points for the hand within which another card is called as good
@@ -121,10 +123,22 @@ def shown_void(game: Game, seat: int, suit: str) -> bool:
 
 
 def hint_text(game: Game, seat: int, figures, names: Sequence[str]) -> str:
-    """The hint's whole sentence for the status bar: the card(s) and why."""
+    """The hint's whole sentence: the card(s) and why."""
     if game.phase == Phase.PASSING:
         return pass_text(figures)
     return play_text(game, seat, figures, names)
+
+
+def hint_parts(game: Game, seat: int, figures, names: Sequence[str]) -> tuple[str, str]:
+    """The hint for the status bar, in at most ``SHORT_MAX`` characters (its first sentences,
+    so it fits the bar's two lines at 1024 px and three on a phone, and the table never moves),
+    and the rest of the reason, which a person opens ("Why?") when they want it."""
+    head, *rest = re.split(r"(?<=\.) (?=[A-Z])", hint_text(game, seat, figures, names))
+    told = 0
+    while told < len(rest) and len(head) + 1 + len(rest[told]) <= SHORT_MAX:
+        head = f"{head} {rest[told]}"
+        told += 1
+    return head, " ".join(rest[told:])
 
 
 def play_text(game: Game, seat: int, figures: PlayFigures, names: Sequence[str]) -> str:

@@ -567,7 +567,7 @@
         var button = $("#pass-button:not([disabled])");
         if (button) button.click();
         handled = true;
-      } else if (key === "Enter" && at < 0 && !/^(INPUT|BUTTON|TEXTAREA|SELECT|A)$/.test(target.tagName)) {
+      } else if (key === "Enter" && at < 0 && !/^(INPUT|BUTTON|TEXTAREA|SELECT|A|SUMMARY)$/.test(target.tagName)) {
         var push = document.querySelector("#table dialog[open] .push, #table .push:not([disabled])");
         if (push) {
           push.click();

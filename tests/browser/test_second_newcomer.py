@@ -39,14 +39,14 @@ def last_card_of_the_hand(state) -> bool:
 
 # 2: the status bar says one thing, and only what the table shows --------------------------
 
-# Each animation frame: the status bar's line as painted (the line on top at its first letters,
-# unless transparent), whether the hand is dimmed (its wait-turn filter) and whether the score
-# sheet or the hand's OK is shown.
+# Each animation frame: the status bar's line as painted (the line on top at the first letters
+# of the bar's first line, unless transparent), whether the hand is dimmed (its wait-turn
+# filter) and whether the score sheet or the hand's OK is shown.
 WATCH_THE_STATUS_BAR = """() => {
   window.__frames = [];
   const look = () => {
     const bar = document.getElementById('status').getBoundingClientRect();
-    const hit = document.elementFromPoint(bar.left + 10, bar.top + bar.height / 2);
+    const hit = document.elementFromPoint(bar.left + 10, bar.top + 10);  // the first line
     const line = hit && hit.closest('.status-line, .status-step, .status-wait');
     const painted = !!line && parseFloat(getComputedStyle(line).opacity) > 0;
     const lines = painted ? [line.textContent.replace(/\\s+/g, ' ').trim()] : [];

@@ -110,7 +110,7 @@ def test_a_random_pass_and_random_plays_find_costly_ones_and_the_costliest_is_ma
     assert marked == [found.costliest]
     assert found.costliest.cost == max(j.cost for j in costly)
 
-    # the costliest quotes the hint as it would have spoken at that moment, figures and all
+    # the costliest quotes the hint as the status bar would have said it at that moment
     top = found.costliest
     moments = {}
 
@@ -122,10 +122,10 @@ def test_a_random_pass_and_random_plays_find_costly_ones_and_the_costliest_is_ma
     then = moments[top.trick]
     quoted = top.sentence.split(" The hint at that moment: ", 1)[1]
     if top.trick == 0:
-        hints.check_pass(f"Hint: {quoted}", then, 0, weigh_pass(then, 0))
+        hints.check_pass(f"Hint: {quoted}", then, 0, weigh_pass(then, 0), part=True)
     else:
         names = ["You", *NAMES[1:]]
-        hints.check_play(f"Hint: {quoted}", then, 0, weigh_play(then, 0), names)
+        hints.check_play(f"Hint: {quoted}", then, 0, weigh_play(then, 0), names, part=True)
 
 
 def test_a_review_is_the_same_each_time():

@@ -21,8 +21,8 @@ from tests.support.browser import played_until
 from tests.support.web import (
     HX,
     card_a_computer_takes,
+    hint_of,
     state_of,
-    status_of,
     store,
     winning_card,
 )
@@ -605,7 +605,7 @@ def test_hint_while_passing_points_out_three_cards(client):
     response = client.post("/hint", **HX)
     want = set(players.choose_pass(state.game, 0))
     assert set(hinted(text(response))) == want and len(want) == 3
-    said = html.unescape(status_of(text(response)))  # the reason each card goes, from the rule
+    said = html.unescape(hint_of(text(response)))  # the reason each card goes, from the rule
     hints.check_pass(said, state.game, 0, players.weigh_pass(state.game, 0))
     after = state_of(client)
     assert after.game == state.game and after.selected == [] and after.seq == state.seq
@@ -616,13 +616,13 @@ def test_hint_while_playing_points_out_one_card_and_plays_nothing(client):
     response = client.post("/hint", **HX)
     want = players.choose_play(state.game, 0)
     assert hinted(text(response)) == [want]
-    said = html.unescape(status_of(text(response)))  # why, in the search's own figures
+    said = html.unescape(hint_of(text(response)))  # why, in the search's own figures
     names = ["You", "Pauline", "Michele", "Ben"]
     hints.check_play(said, state.game, 0, players.weigh_play(state.game, 0), names)
     assert state_of(client).game == state.game
     plain = client.post("/hint")  # without JavaScript: the table with the hint, straight away
     assert plain.status_code == 200 and hinted(text(plain)) == [want]
-    assert html.unescape(status_of(text(plain))) == said
+    assert html.unescape(hint_of(text(plain))) == said
     assert text(plain).startswith("<!doctype html>")
 
 
