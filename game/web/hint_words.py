@@ -142,9 +142,47 @@ def hint_parts(game: Game, seat: int, figures, names: Sequence[str]) -> tuple[st
 
 
 def play_text(game: Game, seat: int, figures: PlayFigures, names: Sequence[str]) -> str:
-    """ "Hint: play the four of clubs. With it you take no points on this trick in 9 of 10
-    deals the computers imagine, ..." """
-    return f"Hint: play {the(figures.card)}. {play_reason(game, seat, figures, names)}"
+    """ "Hint: play the four of clubs, ducking under the nine of clubs. With it you take no
+    points on this trick in 9 of 10 deals the computers imagine, ..." """
+    move = hearts_move(game, seat, figures.card) if figures.candidates else ""
+    head = f"Hint: play {the(figures.card)}{f', {move}' if move else ''}."
+    return f"{head} {play_reason(game, seat, figures, names)}"
+
+
+def hearts_move(game: Game, seat: int, code: str) -> str:
+    """The card's move in a Hearts player's words, read from the table and the seat's own hand
+    (the figures come after it): a duck, a trick taken with nothing on it, a discard that throws
+    the queen or a heart or voids a suit, a low spade led to draw out the queen."""
+    rank = Card.parse(code).index
+    hand = game.hand(seat)
+    if not game.trick:
+        queen_out = "QS" not in hand and "QS" not in played(game)
+        if code[1] == "S" and rank < Card.parse("QS").index and queen_out:
+            return "leading a low spade to draw out the queen"
+        return ""
+    led = game.trick[0][1][1]
+    best = max((c for _, c in game.trick if c[1] == led), key=lambda c: Card.parse(c).index)
+    if code[1] == led:
+        above = [c for c in hand if c[1] == led and Card.parse(c).index > Card.parse(best).index]
+        if rank < Card.parse(best).index and above:
+            return f"ducking under {the(best)}"
+        points = sum(Card.parse(c).points for _, c in game.trick)
+        if rank > Card.parse(best).index and len(game.trick) == 3 and not points:
+            return "taking a trick with no points on it"
+        return ""
+    trick = f"a {SUIT_NAMES[led][:-1]} trick"
+    if code == "QS":
+        return f"throwing her on {trick}"
+    if sum(1 for c in hand if c[1] == code[1]) == 1:
+        return f"voiding your {SUIT_NAMES[code[1]]}"
+    if code[1] == "H":
+        return f"throwing a heart on {trick}"
+    return ""
+
+
+def played(game: Game) -> set[str]:
+    """Every card played to a trick this hand, the one on the table included."""
+    return {c for t in game.completed_tricks for _, c in t.plays} | {c for _, c in game.trick}
 
 
 def play_reason(game: Game, seat: int, figures: PlayFigures, names: Sequence[str]) -> str:

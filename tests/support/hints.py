@@ -118,9 +118,11 @@ def check_play(
     ``part``: the status bar's sentence alone (its rest is behind "Why?"), which may be the
     card alone."""
     said = sentences(text)
-    head = re.fullmatch(r"Hint: play the (.+)\.", said.pop(0))
+    head = re.fullmatch(r"Hint: play the (.+?)(?:, (.+))?\.", said.pop(0))
     assert head, text
     assert code_of(head.group(1)) == figures.card, text
+    if head.group(2):
+        check_move(head.group(2), game, seat, figures.card)
     by_card = {c.card: c for c in figures.candidates}
     mine = by_card.get(figures.card)
     others = [c for c in figures.candidates if c is not mine]
@@ -242,6 +244,34 @@ def check_play(
             raise AssertionError(f"a clause no check reads: {sentence!r} in {text!r}")
     assert kinds or part, text
     return kinds
+
+
+def check_move(move: str, game: Game, seat: int, code: str) -> None:
+    """The card's move in a Hearts player's words, against the table and the seat's hand."""
+    index = Card.parse(code).index
+    hand = game.hand(seat)
+    gone = {c for t in game.completed_tricks for _, c in t.plays}
+    if move == "leading a low spade to draw out the queen":
+        assert not game.trick and code[1] == "S" and index < Card.parse("QS").index, move
+        assert "QS" not in hand and "QS" not in gone, move
+        return
+    assert game.trick, move
+    led = game.trick[0][1][1]
+    best = max(Card.parse(c).index for _, c in game.trick if c[1] == led)
+    if m := re.fullmatch(r"ducking under the (.+)", move):
+        assert Card.parse(code_of(m.group(1))).index == best and code[1] == led, move
+        assert index < best and any(c[1] == led and Card.parse(c).index > best for c in hand)
+    elif move == "taking a trick with no points on it":
+        assert code[1] == led and index > best and len(game.trick) == 3, move
+        assert not any(Card.parse(c).points for _, c in game.trick), move
+    elif m := re.fullmatch(r"throwing (her|a heart) on a (\w+) trick", move):
+        assert SUITS[m.group(2) + "s"] == led != code[1], move
+        assert (code == "QS") if m.group(1) == "her" else (code[1] == "H"), move
+    elif m := re.fullmatch(r"voiding your (\w+)", move):
+        assert code[1] == SUITS[m.group(1)] != led, move
+        assert [c for c in hand if c[1] == code[1]] == [code], move
+    else:
+        raise AssertionError(f"a move no check reads: {move!r}")
 
 
 def check_pass(text: str, game: Game, seat: int, figures, part: bool = False) -> list[str]:

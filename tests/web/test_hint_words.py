@@ -448,3 +448,29 @@ def test_a_certain_figure_is_not_said_on_average():
                 seen += 1
             game.play(seat, figures.card)
     assert seen >= 3, seen
+
+
+def test_the_hint_names_its_move_as_a_hearts_player_would_then_the_figures():
+    """Issue 50: keep the pass's voice for plays too, a Hearts reason first and a figure after."""
+    duck = PlayFigures("8C", (card("8C", 1.0), card("TC", 4.0, 1.5, 0.4)), None, False)
+    text = hint_text(CLUB_UNDER_A_VOID, 0, duck, NAMES)
+    assert text.startswith("Hint: play the eight of clubs, ducking under the nine of clubs. ")
+    game = craft(**BEN_HAS_EVERY_POINT)  # a diamond led, you hold none: the queen goes
+    throw = PlayFigures("QS", (card("QS", 1.0), card("2S", 4.0)), None, False)
+    assert hint_text(game, 0, throw, NAMES).startswith(
+        "Hint: play the queen of spades, throwing her on a diamond trick. "
+    )
+    moves = []
+    for number in (500, 501, 502):
+        game = Game.at_hand(number, 4)
+        while game.phase == "playing":
+            seat = game.turn
+            figures = players.weigh_play(game, seat)
+            names = ["You" if s == seat else n for s, n in enumerate(["Ada", *NAMES[1:]])]
+            text = hint_text(game, seat, figures, names)
+            hints.check_play(text, game, seat, figures, names)
+            head = hints.sentences(text)[0]
+            moves += [head.split(", ", 1)[1]] if ", " in head else []
+            game.play(seat, figures.card)
+    kinds = {move.split(" the ")[0].split(" your ")[0].split(" a ")[0] for move in moves}
+    assert {"ducking under", "voiding", "throwing"} <= kinds, kinds
