@@ -153,6 +153,7 @@ def test_without_javascript_the_page_is_drawn_with_the_sentence(fresh_context, l
         sent(page.get_by_role("menuitem", name="Hint"))
 
     check_hint(page, ask_hint(page, by_menu))
+    assert not page.url.endswith("/hint"), page.url  # a reload shows the table, posts nothing
     for code in page.locator(HINTED).evaluate_all(VALUES):
         sent(page.locator(f'{CARDS}[value="{code}"]'), position=EDGE)  # its visible strip
     sent(page.get_by_role("button", name="Pass Left"))
