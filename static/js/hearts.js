@@ -10,6 +10,7 @@
 
   var body = document.body;
   var lastIndex = null; // the card in focus when a request left, to focus near it afterwards
+  var byPointer = false; // the hand was last reached by mouse or touch: its focus shows no ring
   var focusBeforeMenu = null; // what had the focus before a menu opened
   var opener = null; // what opened the dialog, to get the focus back when it closes
   // A network table's page keeps its own address: its game number is not a link.
@@ -115,9 +116,35 @@
   function focusCard(index) {
     var card = rove(index);
     if (!card) return false;
+    if (byPointer) card.classList.add("pointer-focus");
     card.focus();
     return true;
   }
+
+  // The focus ring is for the keyboard (issue 50): a card clicked or tapped keeps the focus
+  // without it, even after a key such as H (which Chromium counts as the keyboard's), so that
+  // the hint's frame is the one mark on the hand; moving by the keyboard brings it back.
+  var NAVIGATION = /^(Tab|ArrowLeft|ArrowRight|ArrowUp|ArrowDown|Home|End| )$/;
+  document.addEventListener(
+    "pointerdown",
+    function (event) {
+      byPointer = true;
+      var card = event.target.closest && event.target.closest("#table .hand .card");
+      if (card) card.classList.add("pointer-focus");
+    },
+    true
+  );
+  document.addEventListener(
+    "keydown",
+    function (event) {
+      if (!NAVIGATION.test(event.key)) return;
+      byPointer = false;
+      document.querySelectorAll(".pointer-focus").forEach(function (el) {
+        el.classList.remove("pointer-focus");
+      });
+    },
+    true
+  );
 
   function focusHand() {
     var cards = handCards();

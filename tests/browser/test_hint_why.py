@@ -288,3 +288,29 @@ def test_a_long_hint_fits_the_bar_the_table_stays_still_and_why_opens(
     assert "moon" in said and "moon" in check_hint(page, said)[0]
     axe.check(f"the hint's Why? open at {width}x{height}")
     assert not axe.found, axe.found
+
+
+RING = """() => {
+  const card = document.activeElement;
+  if (!card || !card.matches('#table .hand .card')) return null;
+  return {ring: getComputedStyle(card).outlineStyle !== 'none', hinted: card.matches('.hinted')};
+}"""
+
+
+def test_after_h_the_focus_ring_shows_for_the_keyboard_only(page: Page, live_server):
+    """Issue 50: after H a mouse user saw the black focus ring on one card and the yellow hint
+    frame on another."""
+    start(page, live_server.url)
+    page.locator(CARDS).nth(4).click(position=EDGE)  # a mouse user picks a card, then presses H
+    expect(page.locator(f"{CARDS}.raised")).to_have_count(1)
+    ask_hint(page, lambda: page.keyboard.press("h"))
+    focused = page.evaluate(RING)
+    assert focused is not None, "the card clicked keeps the focus"
+    assert not focused["ring"] or focused["hinted"], "a focus ring beside the hint's frame"
+    page.keyboard.press("ArrowRight")  # the keyboard now: its ring shows
+    expect(page.locator(f"{CARDS}:focus")).to_have_count(1)
+    assert page.evaluate(RING)["ring"]
+    page.keyboard.press("h")
+    expect(page.locator(HINT)).to_be_visible()
+    page.wait_for_function("() => document.activeElement.matches('#table .hand .card')")
+    assert page.evaluate(RING)["ring"], "a keyboard user keeps the ring after H"
