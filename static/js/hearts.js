@@ -380,8 +380,22 @@
       // a dialog's own page loaded with JavaScript on: shown again as modal. Not by close(),
       // whose close event would remove the dialog (see below) as soon as it is shown.
       if (dialog.open) dialog.removeAttribute("open");
+      cover(dialog);
       dialog.showModal();
     });
+  }
+
+  // One dialog at a time (issue 50): a dialog opened from another (the challenge from the score
+  // sheet) hides the one under it, which comes back when it closes.
+  function cover(top) {
+    all("#dialogs dialog[open], #table dialog.sheet[open]").forEach(function (under) {
+      if (under !== top) under.classList.add("covered");
+    });
+  }
+
+  function uncover() {
+    var covered = all("dialog.covered");
+    if (covered.length) covered[covered.length - 1].classList.remove("covered");
   }
 
   document.addEventListener(
@@ -390,6 +404,7 @@
       var dialog = event.target;
       if (!dialog.matches || !dialog.matches("#dialogs dialog")) return;
       dialog.remove();
+      uncover();
       if (location.pathname !== home() && !atTable) history.replaceState(null, "", home() + location.hash);
       syncHash();
       restoreFocus();

@@ -351,3 +351,33 @@ def copy_by_keyboard(page: Page, name: str) -> str:
     page.keyboard.press("Escape")
     expect(page.locator("#dialog-challenge-friend")).to_have_count(0)
     return link
+
+
+VISIBLE_DIALOGS = """() => [...document.querySelectorAll('dialog[open]')]
+  .filter(d => getComputedStyle(d).visibility === 'visible' && d.getClientRects().length)
+  .map(d => d.id || d.className)"""
+
+
+def test_one_dialog_at_a_time_the_challenge_over_the_final_sheet(fresh_context, live_server):
+    """Issue 50: the Challenge dialog opened stacked on the score sheet (two title bars, two
+    rows of OK buttons); closing it brings the sheet back."""
+    _, anna = anna_at_her_last_card(fresh_context, live_server.url, bypass_csp=True)
+    act(anna, anna.locator(LIT).first)
+    expect(anna.locator(f"{SHEET} .result")).to_be_visible()
+    anna.locator(SHEET).get_by_role("link", name="Challenge a Friend").click()
+    expect_modal(anna, "dialog-challenge-friend")
+    shown = anna.evaluate(VISIBLE_DIALOGS)
+    assert shown == ["dialog-challenge-friend"], shown
+    axe = Axe(anna)
+    axe.check("the challenge dialog alone")
+    anna.keyboard.press("Escape")
+    expect(anna.locator("#dialog-challenge-friend")).to_have_count(0)
+    expect(anna.locator(SHEET)).to_be_visible()
+    assert len(anna.evaluate(VISIBLE_DIALOGS)) == 1
+    anna.keyboard.press("F4")  # the sheet on demand, and the challenge from it
+    expect_modal(anna, "dialog-score")
+    anna.locator("#dialog-score").get_by_role("link", name="Challenge a Friend").click()
+    expect_modal(anna, "dialog-challenge-friend")
+    shown = anna.evaluate(VISIBLE_DIALOGS)
+    assert shown == ["dialog-challenge-friend"], shown
+    assert not axe.found, axe.found
