@@ -465,3 +465,21 @@ def test_a_challenges_name_field_says_its_limit_and_holds_no_more(page: Page, li
     page.keyboard.press("Enter")
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #617")
     expect(page.locator("#table .seat-bottom .name")).to_have_text(LONG_NAME[:20])
+
+
+def test_on_a_touch_screen_the_menus_name_no_keys(fresh_context, live_server):
+    """Issue 50: the menus showed F2, Ctrl+Z and H on a phone, which has none of them; a
+    desktop keeps them."""
+    for touch in (True, False):
+        size = {"width": 375, "height": 667} if touch else {"width": 1024, "height": 768}
+        context = fresh_context(viewport=size, has_touch=touch, is_mobile=touch)
+        page = context.new_page()
+        start(page, live_server.url)
+        opener = page.locator("#menu-game-button")
+        opener.tap() if touch else opener.click()
+        expect(page.get_by_role("menuitem", name="Hint")).to_be_visible()
+        keys_shown = page.locator("#menu-game .key:visible").count()
+        if touch:
+            assert keys_shown == 0, "F-key and Ctrl names on a touch screen"
+        else:
+            assert keys_shown >= 5
