@@ -116,7 +116,6 @@
   function focusCard(index) {
     var card = rove(index);
     if (!card) return false;
-    if (byPointer) card.classList.add("pointer-focus");
     card.focus();
     return true;
   }
@@ -131,6 +130,16 @@
       byPointer = true;
       var card = event.target.closest && event.target.closest("#table .hand .card");
       if (card) card.classList.add("pointer-focus");
+    },
+    true
+  );
+  document.addEventListener(
+    "focusin",
+    function (event) {
+      // however the focus comes back to the hand after an answer (near the card that had it,
+      // or the hand's stop), it comes back as it left: without the ring after a click
+      var card = event.target.closest && event.target.closest("#table .hand .card");
+      if (card && byPointer) card.classList.add("pointer-focus");
     },
     true
   );
