@@ -16,6 +16,7 @@ their SHA-256. The solo game's requests never reach this module.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import math
@@ -95,6 +96,9 @@ def reachable(view, poll: bool = False):
             return notice(request, BUSY if is_busy else UNREACHABLE, status=503, back=back)
 
     return guarded
+
+
+HINT_ONCE = "table_hint"  # the session's note that the next table drawn shows the hint (H)
 
 
 def see(code: str, since: int | None = None) -> HttpResponse:
@@ -226,7 +230,11 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         if heir is not None:
             return draw(request, Seen(row, state, heir, since_of(request), heir=True))
         return ask_name(request, state, code)
-    return draw(request, Seen(row, state, seat, since_of(request)))
+    seen = Seen(row, state, seat, since_of(request))
+    if request.session.pop(HINT_ONCE, None) == code:  # the answer to a plain form's Hint
+        with contextlib.suppress(IllegalMove):  # nothing to choose any more: the table alone
+            seen.hint = tables.hint(state, seat)
+    return draw(request, seen)
 
 
 def ask_name(
@@ -480,6 +488,9 @@ def hint(request: HttpRequest, code: str) -> HttpResponse:
         at.hint = tables.hint(at.state, at.seat)
     except IllegalMove as refusal:
         return draw(request, at, str(refusal))
+    if request.method == "POST" and not request.htmx:  # a plain form: a 303, as every action
+        request.session[HINT_ONCE] = code  # the table it leads to shows the hint, once
+        return see(code)
     return draw(request, at)
 
 

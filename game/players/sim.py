@@ -632,7 +632,9 @@ FIG_MOON_AGAINST = 3  # 1 when another seat shoots the moon
 FIG_MOON_OWN = 4  # 1 when we shoot it
 FIG_WEIGHT = 5  # the weights themselves
 FIG_DEALS = 6  # the deals, each counting 1
-FIG_COLUMNS = 7
+FIG_POINTS_SQ = 7  # squares of FIG_POINTS' figure: whether every deal agrees (issue 50)
+FIG_TRICK_SQ = 8  # squares of FIG_TRICK's
+FIG_COLUMNS = 9
 
 
 @hot
@@ -656,6 +658,8 @@ def tally_figures(row, w, after, pts, me, moon_off_shooter, leader, trick, n, re
                 row[FIG_MOON_AGAINST] += w
     row[FIG_WEIGHT] += w
     row[FIG_DEALS] += 1.0
+    row[FIG_POINTS_SQ] += w * (mine - pts[me]) * (mine - pts[me])
+    row[FIG_TRICK_SQ] += w * taken * taken
 
 
 @hot

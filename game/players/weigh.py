@@ -31,6 +31,8 @@ from .brain import Searched, rule_pass_reasons, search_play, suspect
 from .deals import knowledge_of
 from .view import View, view_of
 
+SAME = 1e-3  # a spread below this: every deal agrees (the figures are whole points)
+
 
 @dataclass(frozen=True, slots=True)
 class CardFigures:
@@ -48,6 +50,19 @@ class CardFigures:
     # less the heuristic's own card's edge; the card chosen has the least among those in the running
     in_running: bool = True  # among the cards the root chose from (else dropped, trailing the
     # best by ``brain.PRUNE_MARGIN`` at the halfway or at the end)
+    points_spread: float | None = None  # the spread of ``points`` over the deals (standard
+    # deviation): 0 when every deal agrees; None when not known
+    trick_spread: float | None = None  # the same of ``trick_points``
+
+    @property
+    def points_certain(self) -> bool:
+        """Every deal the search imagined ends the hand with the same points for us."""
+        return self.points_spread is not None and self.points_spread < SAME
+
+    @property
+    def trick_certain(self) -> bool:
+        """Every deal gives us the same points on the trick on the table."""
+        return self.trick_spread is not None and self.trick_spread < SAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +133,15 @@ def _figures(found: Searched, k: int) -> CardFigures:
         deals=int(row[sim.FIG_DEALS]),
         score=brain.option_score(found, k) / weight,
         in_running=k in found.alive,
+        points_spread=spread(row[sim.FIG_POINTS], row[sim.FIG_POINTS_SQ], weight),
+        trick_spread=spread(row[sim.FIG_TRICK], row[sim.FIG_TRICK_SQ], weight),
     )
+
+
+def spread(total: float, squares: float, weight: float) -> float:
+    """The standard deviation of a weighted figure from its sums."""
+    mean = total / weight
+    return max(0.0, squares / weight - mean * mean) ** 0.5
 
 
 def weigh_pass(game: Game, seat: int) -> PassFigures:

@@ -5,12 +5,14 @@ damaged link can still offer the game. The payload's form is ``game.web.challeng
 
 ``/challenge``: the link for the game just finished (a dialog; its field can be selected, and
 copied with a button when JavaScript is on). ``/challenge/<link>``: the friend's page, whose one
-button plays the same deals; a bad link gets a page saying so and changes nothing.
+button plays the same deals; opened by someone whose result it already carries, the reply (both
+results, the verdict, OK first); a bad link gets a page saying so and changes nothing.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
@@ -26,11 +28,14 @@ from game.solo.views import Timing, act, compared, load_state
 from game.web import respond
 from game.web.challenge import (
     Challenge,
+    Result,
     Unreadable,
+    link_name,
     pack,
     result_of,
     sheet,
     unpack,
+    verdict,
     with_result,
 )
 from game.web.player import HUMAN, PlayerState
@@ -121,6 +126,15 @@ DAMAGED_STATUS = "This challenge link is damaged."
 ASK_NAME_STATUS = "Type your name and press Play the Same Deals."
 
 
+def own_result(challenge: Challenge, state: PlayerState) -> Result | None:
+    """Your result in a link someone sent back to you (issue 50): one under your name, not the
+    sender's (the last). None when the link is a challenge to you."""
+    name = link_name(state.options.name) if state.options.name else ""
+    if not name or challenge.sender.name == name:
+        return None
+    return next((r for r in challenge.results[:-1] if r.name == name), None)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def take_up(request: HttpRequest, link: str) -> HttpResponse:
     """The friend's page: who challenges and what they made of the game, and one button that
@@ -145,6 +159,12 @@ def take_up(request: HttpRequest, link: str) -> HttpResponse:
         "current": state.game.number if state.game else None,
     }
     if request.method in ("GET", "HEAD"):
+        mine = own_result(challenge, state)
+        if mine is not None:  # the reply to a challenge of yours: no new challenge unasked
+            others = tuple(r for r in challenge.results if r is not mine)
+            context["shown"] = sheet(replace(challenge, results=others), you=mine)
+            context["said"] = verdict(mine, others)
+            return dialog(request, "challenge_reply", context, state, timing)
         return dialog(request, "challenge", context, state, timing)
     typed = request.POST.get("name", "")
     name = state.options.name or clean_name(typed)

@@ -15,7 +15,15 @@ from game import __version__
 from game.engine import IllegalMove, check_number
 from game.solo import actions, views
 from game.solo.forms import OptionsForm
-from game.solo.views import Timing, act, load_state, save_state, see_other, show_table
+from game.solo.views import (
+    Timing,
+    act,
+    load_state,
+    save_state,
+    see_other,
+    show_table,
+    table_address,
+)
 from game.web import table
 from game.web.last_trick import last_trick_view, why_none
 from game.web.player import HUMAN, SPEEDS, PlayerState, Stats
@@ -207,14 +215,23 @@ def undo(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def hint(request: HttpRequest) -> HttpResponse:
-    """Points out the computer's choice for you; nothing changes, so the table is rendered
-    straight away (no redirect) for htmx and for a plain form alike."""
+    """Points out the computer's choice for you; nothing else changes. htmx gets the table
+    straight away; a plain form, as every other action, a 303 to the table, which shows the
+    hint once (a reload shows the table as it stands, and posts nothing again)."""
     timing = Timing()
     state = load_state(request, timing)
     try:
         found = actions.hint(state, timing.clock)
     except IllegalMove as refusal:
+        if request.method == "POST" and not request.htmx:
+            state.notice = str(refusal)
+            save_state(request, state, timing)
+            return see_other(table_address(state), timing)
         return show_table(request, state, timing, str(refusal))
+    if request.method == "POST" and not request.htmx:
+        state.show_hint = True
+        save_state(request, state, timing)  # the tally counts it
+        return see_other(table_address(state), timing)
     return show_table(request, state, timing, changed=True, hint=found)  # the tally counts it
 
 

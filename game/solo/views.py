@@ -169,6 +169,13 @@ def index(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
     animate, state.show_new = state.show_new and state.game is not None, False
+    if state.show_hint:  # the answer to Hint without JavaScript: shown once
+        state.show_hint = False
+        try:
+            found = actions.hint(state, timing.clock)  # the same moment: counted once
+        except IllegalMove:
+            found = None
+        return show_table(request, state, timing, changed=True, hint=found)
     return show_table(request, state, timing, changed=animate, animate=animate)
 
 

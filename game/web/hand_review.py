@@ -3,9 +3,11 @@
 A ``HandRecord`` (``game.engine.handlog``) is the hand as the game kept it. ``review``
 replays it through the engine and, at each play of the seat and at its pass, asks what that
 seat could know then: its ``View``, exactly as the computer players get it, never the cards
-seen later. The play is weighed against the hint by the players' own search with a larger
-budget, every card that may be played tried on the same imagined deals, so that the expected
-cost of the card chosen is the difference of two averages over one sample. "Pauline in your
+seen later. The play is weighed against the hint's card, the one H named at that moment (the
+same search, deals and budget), both priced by the players' own search with a larger budget,
+every card that may be played tried on the same imagined deals, so that the expected cost of
+the card chosen is the difference of two averages over one sample; where that deeper search
+prefers a third card it says so in its own name, never as the hint. "Pauline in your
 seat" plays the same deal again with computers in all four seats, passes included. That
 analysis, the searching, is ``game.players.review``; this module holds the English sentences,
 for the review's pages. The costliest choice quotes what the hint (H) would have said at that
@@ -25,6 +27,7 @@ from game.engine import DECK, SEATS, Card, Game, Phase, rules, seat_after
 from game.engine.cards import INDEX_OF
 from game.engine.handlog import HandRecord
 from game.engine.rules import (
+    HEART_MASK,
     HEARTS,
     MOON,
     POINT_MASK,
@@ -32,9 +35,11 @@ from game.engine.rules import (
     QS_BIT,
     SPADES,
     SUIT,
+    legal_mask,
     suit_of,
 )
 from game.players import jit, weigh_pass, weigh_play
+from game.players.brain import decide_play
 from game.players.deals import knowledge_of
 from game.players.review import (
     Appraisal,
@@ -46,7 +51,7 @@ from game.players.review import (
 )
 from game.players.sim import moon_threat
 from game.players.view import View, view_of
-from game.web.hint_words import CLOSE, pass_text, play_text
+from game.web.hint_words import CLOSE, hint_parts
 from game.web.words import counted
 
 AS = INDEX_OF["AS"]
@@ -105,7 +110,7 @@ class Judgement:
     played: tuple[str, ...]
     hint: tuple[str, ...]
     cost: float  # expected points more than the hint's (0 when as good)
-    verdict: str  # "fine", "costly", "forced" (nothing else worth playing), "settled"
+    verdict: str  # "fine", "costly", "forced" (no other card, or none that differs), "settled"
     sentence: str  # what a person reads
     costliest: bool = False
 
@@ -268,23 +273,19 @@ def review(record: HandRecord, seat: int, names: Sequence[str], core=None, think
 
 
 def hint_then(game: Game, seat: int, names: Sequence[str], think=decide) -> tuple[str, ...]:
-    """What the hint (H) would have shown at ``game``, the seat's choice: its cards and its
-    sentence, from the search as it runs in play (``game.web.hint_words``)."""
+    """What the hint (H) would have shown at ``game``, the seat's choice: its cards and the
+    sentence the status bar shows (``game.web.hint_words.hint_parts``, without the rest behind
+    "Why?"), from the search as it runs in play."""
     if game.phase == Phase.PASSING:
         passing = think(weigh_pass, game.copy(), seat)
-        return tuple(sorted(passing.cards)), pass_text(passing)
+        return tuple(sorted(passing.cards)), hint_parts(game, seat, passing, names)[0]
     playing = think(weigh_play, game.copy(), seat)
-    return (playing.card,), play_text(game, seat, playing, names)
+    return (playing.card,), hint_parts(game, seat, playing, names)[0]
 
 
 def quoting(judgement: Judgement, cards: tuple[str, ...], hint_words: str) -> str:
-    """The costliest choice's sentence, with the hint's own words at that moment in place of
-    the deeper search's card, so that the advice before and after the choice is the same."""
-    if tuple(sorted(judgement.played)) == cards:
-        return (
-            f"{judgement.sentence} The hint in play, searching less deeply, chose the same: "
-            f"{hint_words.removeprefix('Hint: ')}"
-        )
+    """The costliest choice's sentence, with the hint's own words at that moment (its card is
+    the judgement's hint: the same search) in place of the bare card."""
     return f"{judgement.headline} The hint at that moment: {hint_words.removeprefix('Hint: ')}"
 
 
@@ -297,7 +298,9 @@ def _taken_text(score: int, raw: int, would: bool) -> str:
 
 def judge_play(view: View, code: str, core=None) -> tuple[Judgement, Appraisal | None]:
     """The seat's card ``code`` at ``view`` (its turn) weighed against the hint's, and the
-    appraisal behind it (None for a card that no other could beat or lose to)."""
+    appraisal behind it (None for a card that no other could beat or lose to). The hint's card
+    is the one H named at that moment (the same search, deals and budget); the deeper
+    appraisal only prices the two, and says so in its own words where it prefers a third."""
     core = core or jit.core()
     card = INDEX_OF[code]
     number = len(view.tricks) + 1
@@ -307,26 +310,49 @@ def judge_play(view: View, code: str, core=None) -> tuple[Judgement, Appraisal |
         return Judgement(number, (code,), (code,), 0.0, "settled", sentence), None
     appraisal = appraise(view, core)
     if appraisal is None:
-        sentence = f"You played the {DECK[card].name}, the only card worth playing."
-        return Judgement(number, (code,), (code,), 0.0, "forced", sentence), None
-    reps = list(appraisal.values)
-    mine = same_as(card, reps)
-    best = appraisal.best
-    hint = DECK[best].code
-    cost = max(0.0, appraisal.values[mine] - appraisal.values[best])
-    if mine == best or cost <= FINE_MARGIN:
-        if mine == best:
-            tail = "the hint plays it too" if card == best else "as good as the hint's card"
-            sentence = f"You played the {DECK[card].name}: fine, {tail}."
+        first, broken = not view.tricks, bool(know.gone & HEART_MASK)
+        if legal_mask(know.hand, view.trick, first, broken).bit_count() == 1:
+            sentence = f"You played the {DECK[card].name}, the only card you could play."
         else:
             sentence = (
-                f"You played the {DECK[card].name}: fine, {near(cost)} the hint's card, "
-                f"the {DECK[best].name}."
+                f"You played the {DECK[card].name}: every card you could play came to the same."
             )
-        return Judgement(number, (code,), (hint,), round(cost, 2), "fine", sentence), appraisal
-    reason = play_reason(view, card, best, know.gone)
-    sentence = f"You {reason}: expected +{cost:.1f} points. The hint: the {DECK[best].name}."
-    return Judgement(number, (code,), (hint,), round(cost, 2), "costly", sentence), appraisal
+        return Judgement(number, (code,), (code,), 0.0, "forced", sentence), None
+    hinted = decide_play(view, core)
+    hint = DECK[hinted].code
+    reps = list(appraisal.values)
+    mine, theirs = same_as(card, reps), same_as(hinted, reps)
+    cost = max(0.0, appraisal.values[mine] - appraisal.values[theirs])
+    deeper = deeper_choice(appraisal, theirs)
+    if card == hinted:
+        sentence = f"You played the {DECK[card].name}: fine, the hint plays it too."
+    elif mine == deeper:
+        sentence = (
+            f"You played the {DECK[card].name}: fine, a deeper look prefers it to the hint's "
+            f"card, the {DECK[hinted].name}."
+        )
+    elif mine == theirs or cost <= FINE_MARGIN:
+        sentence = (
+            f"You played the {DECK[card].name}: fine, {near(cost)} the hint's card, "
+            f"the {DECK[hinted].name}."
+        )
+    else:
+        reason = play_reason(view, card, hinted, know.gone)
+        sentence = f"You {reason}: expected +{cost:.1f} points. The hint: the {DECK[hinted].name}."
+        if deeper is not None:
+            sentence = f"{sentence[:-1]}; a deeper look prefers the {DECK[deeper].name}."
+        return Judgement(number, (code,), (hint,), round(cost, 2), "costly", sentence), appraisal
+    if deeper is not None and mine != deeper:
+        sentence = f"{sentence[:-1]}; a deeper look prefers the {DECK[deeper].name}."
+    return Judgement(number, (code,), (hint,), round(cost, 2), "fine", sentence), appraisal
+
+
+def deeper_choice(appraisal: Appraisal, hinted: int) -> int | None:
+    """The deeper search's best card where it beats the hint's by more than the margin."""
+    best = appraisal.best
+    if best == hinted or appraisal.values[hinted] - appraisal.values[best] <= FINE_MARGIN:
+        return None
+    return best
 
 
 def play_reason(view: View, card: int, best: int, gone: int) -> str:

@@ -16,6 +16,7 @@ after a play is the same advice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -24,8 +25,12 @@ from game.engine import Card, Game, Phase
 if TYPE_CHECKING:
     from game.players import CardFigures, PassFigures, PassReason, PlayFigures
 
+SHORT_MAX = 130  # characters of the hint the status bar shows; the rest behind "Why?"
 MOON_GAP = 0.1  # a card whose moons against you come this much more often is named beside it
 CLOSE = 0.5  # mean points for the hand within which two cards are too close to call
+AS_GOOD = 0.2  # mean points for the hand within which another card is called as good
+AS_GOOD_CLEAN = 0.1  # ... and its share of deals clean on this trick no further from the hint's
+AS_GOOD_MOST = 3  # cards named as good, the hint's among them; more, and none is
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}
 NUMBER_WORDS = (
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -118,16 +123,66 @@ def shown_void(game: Game, seat: int, suit: str) -> bool:
 
 
 def hint_text(game: Game, seat: int, figures, names: Sequence[str]) -> str:
-    """The hint's whole sentence for the status bar: the card(s) and why."""
+    """The hint's whole sentence: the card(s) and why."""
     if game.phase == Phase.PASSING:
         return pass_text(figures)
     return play_text(game, seat, figures, names)
 
 
+def hint_parts(game: Game, seat: int, figures, names: Sequence[str]) -> tuple[str, str]:
+    """The hint for the status bar, in at most ``SHORT_MAX`` characters (its first sentences,
+    so it fits the bar's two lines at 1024 px and three on a phone, and the table never moves),
+    and the rest of the reason, which a person opens ("Why?") when they want it."""
+    head, *rest = re.split(r"(?<=\.) (?=[A-Z])", hint_text(game, seat, figures, names))
+    told = 0
+    while told < len(rest) and len(head) + 1 + len(rest[told]) <= SHORT_MAX:
+        head = f"{head} {rest[told]}"
+        told += 1
+    return head, " ".join(rest[told:])
+
+
 def play_text(game: Game, seat: int, figures: PlayFigures, names: Sequence[str]) -> str:
-    """ "Hint: play the four of clubs. With it you take no points on this trick in 9 of 10
-    deals the computers imagine, ..." """
-    return f"Hint: play {the(figures.card)}. {play_reason(game, seat, figures, names)}"
+    """ "Hint: play the four of clubs, ducking under the nine of clubs. With it you take no
+    points on this trick in 9 of 10 deals the computers imagine, ..." """
+    move = hearts_move(game, seat, figures.card) if figures.candidates else ""
+    head = f"Hint: play {the(figures.card)}{f', {move}' if move else ''}."
+    return f"{head} {play_reason(game, seat, figures, names)}"
+
+
+def hearts_move(game: Game, seat: int, code: str) -> str:
+    """The card's move in a Hearts player's words, read from the table and the seat's own hand
+    (the figures come after it): a duck, a trick taken with nothing on it, a discard that throws
+    the queen or a heart or voids a suit, a low spade led to draw out the queen."""
+    rank = Card.parse(code).index
+    hand = game.hand(seat)
+    if not game.trick:
+        queen_out = "QS" not in hand and "QS" not in played(game)
+        if code[1] == "S" and rank < Card.parse("QS").index and queen_out:
+            return "leading a low spade to draw out the queen"
+        return ""
+    led = game.trick[0][1][1]
+    best = max((c for _, c in game.trick if c[1] == led), key=lambda c: Card.parse(c).index)
+    if code[1] == led:
+        above = [c for c in hand if c[1] == led and Card.parse(c).index > Card.parse(best).index]
+        if rank < Card.parse(best).index and above:
+            return f"ducking under {the(best)}"
+        points = sum(Card.parse(c).points for _, c in game.trick)
+        if rank > Card.parse(best).index and len(game.trick) == 3 and not points:
+            return "taking a trick with no points on it"
+        return ""
+    trick = f"a {SUIT_NAMES[led][:-1]} trick"
+    if code == "QS":
+        return f"throwing her on {trick}"
+    if sum(1 for c in hand if c[1] == code[1]) == 1:
+        return f"voiding your {SUIT_NAMES[code[1]]}"
+    if code[1] == "H":
+        return f"throwing a heart on {trick}"
+    return ""
+
+
+def played(game: Game) -> set[str]:
+    """Every card played to a trick this hand, the one on the table included."""
+    return {c for t in game.completed_tricks for _, c in t.plays} | {c for _, c in game.trick}
 
 
 def play_reason(game: Game, seat: int, figures: PlayFigures, names: Sequence[str]) -> str:
@@ -145,7 +200,7 @@ def play_reason(game: Game, seat: int, figures: PlayFigures, names: Sequence[str
     others = sorted(
         (c for c in figures.candidates if c is not mine), key=lambda c: (c.points, c.card)
     )
-    close = [c for c in others if abs(c.points - mine.points) < CLOSE]
+    close = as_good(mine, others)
     worse = [c for c in others if c.points >= mine.points + CLOSE]
     better = [c for c in others if c.points <= mine.points - CLOSE]
     if close:
@@ -156,8 +211,35 @@ def play_reason(game: Game, seat: int, figures: PlayFigures, names: Sequence[str
             said.append(tempting_sentence(game, seat, tempting(game, worse)))
     if better:  # rare: the search weighs more than your own points
         said.append(better_sentence(game, seat, figures, better[0]))
-    said.append(voids_sentence(game, seat, names))
+    if ducks_a_winner(game, seat, figures.card):
+        said.append(voids_sentence(game, seat, names))
     return " ".join(part for part in said if part)
+
+
+def ducks_a_winner(game: Game, seat: int, code: str) -> bool:
+    """Whether the hint's card follows suit under the trick's best card while the seat holds one
+    that would take it: where a seat to play after that has shown a void is a reason to duck.
+    A discard, a card that takes the trick anyway, or no card that could take it: the void
+    changes nothing."""
+    if not game.trick:
+        return False
+    led = game.trick[0][1][1]
+    best = max(Card.parse(c).index for _, c in game.trick if c[1] == led)
+    follow = [Card.parse(c).index for c in game.legal_plays(seat) if c[1] == led]
+    return code[1] == led and Card.parse(code).index < best and any(i > best for i in follow)
+
+
+def as_good(mine: CardFigures, others: Sequence[CardFigures]) -> list[CardFigures]:
+    """The cards a player may call as good as the hint's: within ``AS_GOOD`` points at the
+    hand's end and as often clean on this trick; none when more than ``AS_GOOD_MOST`` would be
+    named (a list that long tells a player nothing: the best and the most tempting instead)."""
+    close = [
+        c
+        for c in others
+        if abs(c.points - mine.points) <= AS_GOOD + 1e-9
+        and abs(c.clean - mine.clean) <= AS_GOOD_CLEAN + 1e-9
+    ]
+    return close if len(close) < AS_GOOD_MOST else []
 
 
 def hand_end(game: Game, seat: int, figures: CardFigures) -> float:
@@ -173,8 +255,13 @@ def tempting_sentence(game: Game, seat: int, other: CardFigures) -> str:
     ending = f"end the hand with {mean_points(hand_end(game, seat, other))}"
     if round(other.trick_points * 10) == 0:
         return f"With {the(other.card)} you would {ending}."
-    taking = f"take {mean_points(other.trick_points)} on this trick on average"
+    taking = f"take {mean_points(other.trick_points)} on this trick{average(other.trick_certain)}"
     return f"With {the(other.card)} you would {taking}, and {ending}."
+
+
+def average(certain: bool) -> str:
+    """ " on average" after a figure the deals differ on; nothing where every deal agrees."""
+    return "" if certain else " on average"
 
 
 def better_sentence(game: Game, seat: int, figures: PlayFigures, other: CardFigures) -> str:
@@ -184,7 +271,8 @@ def better_sentence(game: Game, seat: int, figures: PlayFigures, other: CardFigu
     counts = "the moon it plays for" if figures.shooting else "the points the other players take"
     return (
         f"With {the(other.card)} you would end the hand with "
-        f"{mean_points(hand_end(game, seat, other))} on average, fewer; the computers' search "
+        f"{mean_points(hand_end(game, seat, other))}{average(other.points_certain)}, fewer; "
+        "the computers' search "
         f"also counts {counts}, and prefers {the(figures.card)}."
     )
 
@@ -192,21 +280,22 @@ def better_sentence(game: Game, seat: int, figures: PlayFigures, other: CardFigu
 def clean_sentence(game: Game, seat: int, mine: CardFigures) -> str:
     """How often the hint's card keeps this trick's points off you (or, where it mostly does
     not, how often it takes some), and your score for the hand."""
-    if mine.clean >= 0.5:
+    if mine.trick_certain:
+        clean = f"you take {whole_points(round(mine.trick_points))} on this trick"
+    elif mine.clean >= 0.5:
         clean = f"you take no points on this trick {share_text(mine.clean)} the computers imagine"
     else:
         clean = f"you take points on this trick {share_text(1 - mine.clean)} the computers imagine"
     ending = mean_points(hand_end(game, seat, mine))
-    return f"With it {clean}, and end the hand with {ending} on average."
+    return f"With it {clean}, and end the hand with {ending}{average(mine.points_certain)}."
 
 
 def as_good_sentence(game: Game, seat: int, mine: CardFigures, close: Sequence[CardFigures]) -> str:
-    """Too close to call: the cards within ``CLOSE`` of the hint's, each with its figure."""
+    """Too close to call: the cards ``as_good`` as the hint's, each with its figure."""
     each = [f"{the(c.card)}, {mean_points(hand_end(game, seat, c))}" for c in (mine, *close)]
-    return (
-        "Any of these is as good, by your points at the hand's end on average in the "
-        f"deals the computers imagine: {'; '.join(each)}."
-    )
+    certain = all(c.points_certain for c in (mine, *close))
+    by = "" if certain else " on average in the deals the computers imagine"
+    return f"Any of these is as good, by your points at the hand's end{by}: {'; '.join(each)}."
 
 
 def tempting(game: Game, others: Sequence[CardFigures]) -> CardFigures:
@@ -247,15 +336,12 @@ def moon_sentence(
         return ""  # no moon in any deal the search imagined: none in play to speak of
     name = names[threat]
     worst = max(candidates, key=lambda c: (c.moon_against, c.card))
-    other = (
-        f", after {the(worst.card)} {share_text(worst.moon_against)}"
-        if worst.moon_against >= mine.moon_against + MOON_GAP
-        else ""
-    )
+    if worst.moon_against < mine.moon_against + MOON_GAP:
+        return ""  # every card gives the moon alike: it does not bear on the choice
     return (
         f"{name} has taken {every_point(game)} so far and could shoot the moon: after "
         f"{the(mine.card)}, {name} shoots it {share_text(mine.moon_against)} the computers "
-        f"imagine{other}."
+        f"imagine, after {the(worst.card)} {share_text(worst.moon_against)}."
     )
 
 

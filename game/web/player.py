@@ -154,6 +154,7 @@ class PlayerState:
     recorded: bool = False  # the finished game is already in the statistics
     notice: str = ""  # a message shown once on the next page
     took_back: str = ""  # the card Undo Card just took back, said by the page answering it
+    show_hint: bool = False  # Hint without JavaScript: the page its 303 leads to shows it, once
     unreadable: bool = False  # a cookie came but could not be read: this state is a fresh one
     last_hand: dict[str, Any] | None = None  # the hand before this one, for its review
     tally: Tally | None = None  # this game's Undo Cards and hints, kept from its first deal

@@ -88,6 +88,7 @@ def load(session: Any) -> PlayerState:
     notice = session.get("msg")
     state.notice = notice if isinstance(notice, str) else ""
     state.show_new = state.game is not None and session.get("new") == 1
+    state.show_hint = state.game is not None and session.get("hint") == 1
     back = session.get("back")
     if state.show_new and isinstance(back, str) and CARD_CODE.fullmatch(back):
         state.took_back = back
@@ -196,6 +197,10 @@ def _write(session: Any, state: PlayerState) -> None:
         session["new"] = 1
     else:
         session.pop("new", None)
+    if state.show_hint and state.game is not None:
+        session["hint"] = 1
+    else:
+        session.pop("hint", None)
     if state.show_new and state.took_back:
         session["back"] = state.took_back  # the page the 303 leads to says which card
     else:

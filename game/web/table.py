@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from game.engine import PASS_SIZE, Card, Game, Phase, seat_after
 from game.seating import COMPUTER_NAMES, PRESS_OK, Hint
-from game.web.hint_words import hint_text
+from game.web.hint_words import hint_parts
 from game.web.last_trick import LastTrickView, last_trick_view, place_of
 from game.web.player import HUMAN, PlayerState
 from game.web.words import counted
@@ -107,6 +107,7 @@ class TableView:
     result: str = ""
     your_turn: bool = False
     hinted: bool = False  # the status line is the hint's sentences: it wraps, never cut short
+    hint_why: str = ""  # the rest of the hint's reason, behind "Why?" (the bar keeps its height)
     # filled in by the schedule and the narration, for the answer to an action only
     last_trick: list[TableCard] = field(default_factory=list)
     announcements: list[str] = field(default_factory=list)
@@ -229,7 +230,12 @@ def table_view(
     playing = game.phase == Phase.PLAYING and not state.awaiting_ok
     button, button_action, enabled = hand_button(state, game, passing)
     totals, leaders, winners = standings(game, order)
-    line, result = status_and_result(state, game, names, viewer, hint, [order[i] for i in winners])
+    line, result = status_and_result(state, game, names, viewer, [order[i] for i in winners])
+    why = ""
+    if hint and not status:
+        line, why = hint_parts(
+            game, viewer, hint.figures, [who(names, s, viewer) for s in range(4)]
+        )
     return TableView(
         names=[names[s] for s in order],
         phase=Phase.PASSING
@@ -256,6 +262,7 @@ def table_view(
         result=result,
         your_turn=playing and game.turn == viewer,
         hinted=hint is not None and not status,
+        hint_why=why,
         gathered=last_trick_view(game, viewer, names),
         by_seat=list(names),
         yours=TableCard(viewer, "", "", place(viewer, viewer), "You"),
@@ -357,17 +364,15 @@ def status_and_result(
     game: Game,
     names: list[str],
     viewer: int,
-    hint: Hint | None,
     winners: list[int],
 ) -> tuple[str, str]:
-    """The status line (the hint's sentences while one is shown) and, after the game, who won."""
+    """The status line (``table_view`` puts the hint's first sentences in its place while one is
+    shown) and, after the game, who won."""
     status = status_line(state, game, names, viewer)
     if game.played_out_from is not None:
         status = f"{NO_POINTS_LEFT} {status}"
     if state.took_back:  # the answer to Undo Card (solo): which card came back
         status = f"The {Card.parse(state.took_back).name} is back in your hand. {status}"
-    if hint:
-        status = hint_text(game, viewer, hint.figures, [who(names, s, viewer) for s in range(4)])
     result = result_sentence(names, winners, viewer) if game.phase == Phase.GAME_OVER else ""
     return status, result
 

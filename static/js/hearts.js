@@ -10,6 +10,7 @@
 
   var body = document.body;
   var lastIndex = null; // the card in focus when a request left, to focus near it afterwards
+  var byPointer = false; // the hand was last reached by mouse or touch: its focus shows no ring
   var focusBeforeMenu = null; // what had the focus before a menu opened
   var opener = null; // what opened the dialog, to get the focus back when it closes
   // A network table's page keeps its own address: its game number is not a link.
@@ -118,6 +119,41 @@
     card.focus();
     return true;
   }
+
+  // The focus ring is for the keyboard (issue 50): a card clicked or tapped keeps the focus
+  // without it, even after a key such as H (which Chromium counts as the keyboard's), so that
+  // the hint's frame is the one mark on the hand; moving by the keyboard brings it back.
+  var NAVIGATION = /^(Tab|ArrowLeft|ArrowRight|ArrowUp|ArrowDown|Home|End| )$/;
+  document.addEventListener(
+    "pointerdown",
+    function (event) {
+      byPointer = true;
+      var card = event.target.closest && event.target.closest("#table .hand .card");
+      if (card) card.classList.add("pointer-focus");
+    },
+    true
+  );
+  document.addEventListener(
+    "focusin",
+    function (event) {
+      // however the focus comes back to the hand after an answer (near the card that had it,
+      // or the hand's stop), it comes back as it left: without the ring after a click
+      var card = event.target.closest && event.target.closest("#table .hand .card");
+      if (card && byPointer) card.classList.add("pointer-focus");
+    },
+    true
+  );
+  document.addEventListener(
+    "keydown",
+    function (event) {
+      if (!NAVIGATION.test(event.key)) return;
+      byPointer = false;
+      document.querySelectorAll(".pointer-focus").forEach(function (el) {
+        el.classList.remove("pointer-focus");
+      });
+    },
+    true
+  );
 
   function focusHand() {
     var cards = handCards();
@@ -353,8 +389,22 @@
       // a dialog's own page loaded with JavaScript on: shown again as modal. Not by close(),
       // whose close event would remove the dialog (see below) as soon as it is shown.
       if (dialog.open) dialog.removeAttribute("open");
+      cover(dialog);
       dialog.showModal();
     });
+  }
+
+  // One dialog at a time (issue 50): a dialog opened from another (the challenge from the score
+  // sheet) hides the one under it, which comes back when it closes.
+  function cover(top) {
+    all("#dialogs dialog[open], #table dialog.sheet[open]").forEach(function (under) {
+      if (under !== top) under.classList.add("covered");
+    });
+  }
+
+  function uncover() {
+    var covered = all("dialog.covered");
+    if (covered.length) covered[covered.length - 1].classList.remove("covered");
   }
 
   document.addEventListener(
@@ -363,6 +413,7 @@
       var dialog = event.target;
       if (!dialog.matches || !dialog.matches("#dialogs dialog")) return;
       dialog.remove();
+      uncover();
       if (location.pathname !== home() && !atTable) history.replaceState(null, "", home() + location.hash);
       syncHash();
       restoreFocus();
@@ -567,7 +618,7 @@
         var button = $("#pass-button:not([disabled])");
         if (button) button.click();
         handled = true;
-      } else if (key === "Enter" && at < 0 && !/^(INPUT|BUTTON|TEXTAREA|SELECT|A)$/.test(target.tagName)) {
+      } else if (key === "Enter" && at < 0 && !/^(INPUT|BUTTON|TEXTAREA|SELECT|A|SUMMARY)$/.test(target.tagName)) {
         var push = document.querySelector("#table dialog[open] .push, #table .push:not([disabled])");
         if (push) {
           push.click();

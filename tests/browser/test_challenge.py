@@ -135,12 +135,17 @@ def play_to_the_end_by_keyboard(page: Page) -> None:
 
 
 def expect_both(page: Page, anna: list[int], bea: list[int]) -> None:
-    """The challenge's page names both, and the table holds both results hand by hand."""
+    """Anna opens what Bea sent back: Bea's reply (issue 50: not "Bea challenges you"), the
+    verdict from Anna's side, and the table holds both results hand by hand, Anna's first."""
     box = page.locator("#dialog-challenge")
-    expect(box).to_contain_text("Bea challenges you to game #617")
+    expect(box).to_contain_text("Bea has played game #617 too and sends back the result.")
+    expect(box).not_to_contain_text("challenges you")
+    expect(box.locator("#challenge-verdict")).to_contain_text(
+        f"You took {sum(anna)} to Bea's {sum(bea)} on the same cards: "
+    )
     table = box.get_by_role("table", name=re.compile("the same deals"))
     heads = table.locator("thead th").all_inner_texts()
-    assert heads == ["Hand", "Anna", "Bea", "Better"]
+    assert heads == ["Hand", "You", "Bea", "Better"]
     rows = table.locator("tbody tr")
     expect(rows).to_have_count(max(len(anna), len(bea)))
     first = rows.first.locator("td").all_inner_texts()
@@ -288,7 +293,7 @@ def test_the_same_challenge_with_javascript_off(fresh_context, live_server):
 
     anna.goto(back)
     expect_both(anna, anna_points, bea_points)
-    anna.get_by_role("link", name="Cancel").click()
+    anna.locator("#dialog-challenge").get_by_role("button", name="OK", exact=True).click()
     expect(anna.locator(SHEET).locator(".result")).to_be_visible()  # her own game as it was
 
 
@@ -328,7 +333,7 @@ def test_the_same_challenge_by_keyboard_alone(fresh_context, live_server):
     anna.goto(back)
     expect_modal(anna, "dialog-challenge")
     expect_both(anna, anna_points, bea_points)
-    expect(anna.get_by_role("button", name="Play the Same Deals")).to_be_focused()
+    expect(anna.get_by_role("button", name="OK", exact=True)).to_be_focused()  # no new game
     anna.keyboard.press("Escape")
     expect(anna.locator("#dialog-challenge")).to_have_count(0)
 
@@ -351,3 +356,54 @@ def copy_by_keyboard(page: Page, name: str) -> str:
     page.keyboard.press("Escape")
     expect(page.locator("#dialog-challenge-friend")).to_have_count(0)
     return link
+
+
+VISIBLE_DIALOGS = """() => [...document.querySelectorAll('dialog[open]')]
+  .filter(d => getComputedStyle(d).visibility === 'visible' && d.getClientRects().length)
+  .map(d => d.id || d.className)"""
+
+
+def test_one_dialog_at_a_time_the_challenge_over_the_final_sheet(fresh_context, live_server):
+    """Issue 50: the Challenge dialog opened stacked on the score sheet (two title bars, two
+    rows of OK buttons); closing it brings the sheet back."""
+    _, anna = anna_at_her_last_card(fresh_context, live_server.url, bypass_csp=True)
+    act(anna, anna.locator(LIT).first)
+    expect(anna.locator(f"{SHEET} .result")).to_be_visible()
+    anna.locator(SHEET).get_by_role("link", name="Challenge a Friend").click()
+    expect_modal(anna, "dialog-challenge-friend")
+    shown = anna.evaluate(VISIBLE_DIALOGS)
+    assert shown == ["dialog-challenge-friend"], shown
+    axe = Axe(anna)
+    axe.check("the challenge dialog alone")
+    anna.keyboard.press("Escape")
+    expect(anna.locator("#dialog-challenge-friend")).to_have_count(0)
+    expect(anna.locator(SHEET)).to_be_visible()
+    assert len(anna.evaluate(VISIBLE_DIALOGS)) == 1
+    anna.keyboard.press("F4")  # the sheet on demand, and the challenge from it
+    expect_modal(anna, "dialog-score")
+    anna.locator("#dialog-score").get_by_role("link", name="Challenge a Friend").click()
+    expect_modal(anna, "dialog-challenge-friend")
+    shown = anna.evaluate(VISIBLE_DIALOGS)
+    assert shown == ["dialog-challenge-friend"], shown
+    assert not axe.found, axe.found
+
+
+def test_the_reply_says_so_and_axe_finds_nothing(fresh_context, live_server):
+    """A set-up shortcut to the reply's state (test 1 reaches it by hand): Anna's own result
+    with Bea's after it, signed as the site signs it."""
+    from game.solo.challenge import link_of
+    from game.web.challenge import Result, with_result
+
+    context, anna = anna_at_her_last_card(fresh_context, live_server.url, bypass_csp=True)
+    act(anna, anna.locator(LIT).first)
+    expect(anna.locator(f"{SHEET} .result")).to_be_visible()
+    game = state_in(context).game
+    mine = Result("Anna", tuple(row[0] for row in game.history), 0 in game.winners)
+    bea = Result("Bea", tuple(row[1] for row in game.history), 1 in game.winners, 1, 2)
+    link = link_of(with_result(game, with_result(game, None, mine), bea))
+    anna.goto(f"{live_server.url}/challenge/{link}")
+    expect_modal(anna, "dialog-challenge")
+    expect(anna.locator("#dialog-challenge")).to_contain_text("Bea has played game #617 too")
+    axe = Axe(anna)
+    axe.check("a challenge's reply")
+    assert axe.found == [], axe.found

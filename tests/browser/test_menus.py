@@ -91,6 +91,15 @@ def test_f4_score_sheet_and_f5_options_keep_the_page(page: Page, live_server):
     page.keyboard.press("F4")
     expect_modal(page, "dialog-score")
     expect(dialog(page, "dialog-score")).to_contain_text("Game #617, hand 1.")
+    # before any hand has ended, nothing but the sentence: no blank gap above it (issue 50)
+    said = dialog(page, "dialog-score").locator("p", has_text="No hand has been finished yet.")
+    gap = said.evaluate("p => p.getBoundingClientRect().top")
+    gap -= (
+        dialog(page, "dialog-score")
+        .locator("p", has_text="Game #617")
+        .evaluate("p => p.getBoundingClientRect().bottom")
+    )
+    assert gap < 16, f"a blank gap of {gap:.0f} px above 'No hand has been finished yet.'"
     page.keyboard.press("Enter")  # OK
     expect(dialog(page, "dialog-score")).to_have_count(0)
     page.evaluate("window.stillHere = true")
@@ -128,8 +137,8 @@ def test_h_hint_and_ctrl_z_undo(page: Page, live_server):
     hinted = page.locator("#table .hand .card.hinted")
     expect(hinted).to_have_count(1)
     card = hinted.get_attribute("value")
-    said = f"Hint: play the {hinted.inner_text().strip()}. "  # then why: see test_hint_why
-    expect(page.locator(STATUS)).to_contain_text(said)
+    said = f"Hint: play the {hinted.inner_text().strip()}"  # then why: see test_hint_why
+    expect(page.locator(STATUS)).to_contain_text(re.compile(rf"^{re.escape(said)}[.,] "))
     expect(page.locator(CARDS)).to_have_count(13)  # nothing was played for you
     # Undo stays offered only until anybody plays to the next trick (issue 40): game 617 at the
     # first moment you can take a trick, which you then lead
@@ -456,3 +465,21 @@ def test_a_challenges_name_field_says_its_limit_and_holds_no_more(page: Page, li
     page.keyboard.press("Enter")
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #617")
     expect(page.locator("#table .seat-bottom .name")).to_have_text(LONG_NAME[:20])
+
+
+def test_on_a_touch_screen_the_menus_name_no_keys(fresh_context, live_server):
+    """Issue 50: the menus showed F2, Ctrl+Z and H on a phone, which has none of them; a
+    desktop keeps them."""
+    for touch in (True, False):
+        size = {"width": 375, "height": 667} if touch else {"width": 1024, "height": 768}
+        context = fresh_context(viewport=size, has_touch=touch, is_mobile=touch)
+        page = context.new_page()
+        start(page, live_server.url)
+        opener = page.locator("#menu-game-button")
+        opener.tap() if touch else opener.click()
+        expect(page.get_by_role("menuitem", name="Hint")).to_be_visible()
+        keys_shown = page.locator("#menu-game .key:visible").count()
+        if touch:
+            assert keys_shown == 0, "F-key and Ctrl names on a touch screen"
+        else:
+            assert keys_shown >= 5

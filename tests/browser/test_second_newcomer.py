@@ -39,14 +39,14 @@ def last_card_of_the_hand(state) -> bool:
 
 # 2: the status bar says one thing, and only what the table shows --------------------------
 
-# Each animation frame: the status bar's line as painted (the line on top at its first letters,
-# unless transparent), whether the hand is dimmed (its wait-turn filter) and whether the score
-# sheet or the hand's OK is shown.
+# Each animation frame: the status bar's line as painted (the line on top at the first letters
+# of the bar's first line, unless transparent), whether the hand is dimmed (its wait-turn
+# filter) and whether the score sheet or the hand's OK is shown.
 WATCH_THE_STATUS_BAR = """() => {
   window.__frames = [];
   const look = () => {
     const bar = document.getElementById('status').getBoundingClientRect();
-    const hit = document.elementFromPoint(bar.left + 10, bar.top + bar.height / 2);
+    const hit = document.elementFromPoint(bar.left + 10, bar.top + 10);  // the first line
     const line = hit && hit.closest('.status-line, .status-step, .status-wait');
     const painted = !!line && parseFloat(getComputedStyle(line).opacity) > 0;
     const lines = painted ? [line.textContent.replace(/\\s+/g, ' ').trim()] : [];
@@ -520,13 +520,17 @@ def test_the_hand_review_keeps_its_buttons_and_sentences_in_view(fresh_context, 
     expect(review.locator("#dialog-title")).to_have_text("Review of Hand 1", timeout=60_000)
     wait_modal(page, "dialog-review")
     problems = []
+    buttons = {}  # issue 50: the dialog jumped in height, so a click on Next or OK missed
     for step in range(14):
         if step:
             page.keyboard.press("ArrowRight")
             current = review.locator(".review-index a[aria-current='step']")
             expect(current).to_have_attribute("data-review-step", str(step))
         problems += [f"step {step}: {what}" for what in out_of_view(page, "#dialog-review")]
+        box = review.locator(".review-nav").bounding_box()
+        buttons.setdefault((round(box["x"]), round(box["y"])), []).append(step)
     assert problems == []
+    assert len(buttons) == 1, f"the buttons moved from step to step: {buttons}"
 
 
 @pytest.mark.parametrize("size", FIT_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

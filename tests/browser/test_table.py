@@ -4,7 +4,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from game.engine import card_name
-from tests.support.browser import LIT, STATUS, act, arrive, click_button, pass_by_mouse
+from tests.support.browser import (
+    LIT,
+    STATUS,
+    act,
+    after,
+    arrive,
+    click_button,
+    pass_by_mouse,
+    seq,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -171,3 +180,47 @@ def test_reduced_motion_turns_the_card_animation_off(browser, live_server, motio
         assert duration.split(",")[0].strip() != "0s"
         assert any(d.split(",")[0].strip() != "0s" for d in delays)
     context.close()
+
+
+TAP_TARGETS = """sel => [...document.querySelectorAll(sel)].map(card => {
+  // the largest square of the card a finger can touch (hit-tested every 2 px, as painted)
+  const r = card.getBoundingClientRect();
+  const step = 2, w = Math.floor(r.width / step), h = Math.floor(r.height / step);
+  const run = new Array(w).fill(0);
+  let best = 0;
+  for (let j = 0; j < h; j++) {
+    for (let i = 0; i < w; i++) {
+      const hit = document.elementFromPoint(r.left + i * step + 1, r.top + j * step + 1);
+      run[i] = hit && card.contains(hit) ? run[i] + 1 : 0;  // visible rows above, this column
+    }
+    for (let i = 0; i < w; i++) {  // the widest span of columns each at least k high
+      let k = run[i];
+      for (let e = i; e < w && run[e] > 0; e++) {
+        k = Math.min(k, run[e]);
+        best = Math.max(best, Math.min(k, e - i + 1));
+      }
+    }
+  }
+  return best * step;
+})"""
+
+
+def test_on_a_phone_every_card_keeps_a_40_px_tap_target_while_others_are_raised(
+    fresh_context, live_server
+):
+    """Issue 50: on a phone a raised (chosen) card covered the row of cards above it."""
+    context = fresh_context(
+        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True,
+        reduced_motion="reduce",
+    )  # fmt: skip
+    page = context.new_page()
+    arrive(page, live_server.url)
+    cards = page.locator("#table .hand .card")
+    for index in (8, 10, 12):  # three of the second row, each below cards of the first
+        before = seq(page)
+        cards.nth(index).tap(position={"x": 6, "y": 24})
+        after(page, before)
+    expect(page.locator("#table .hand .card.raised")).to_have_count(3)
+    sizes = page.evaluate(TAP_TARGETS, "#table .hand .card")
+    small = {i: s for i, s in enumerate(sizes) if s < 40}
+    assert not small, f"cards whose largest square to tap is under 40 px: {small}"

@@ -33,6 +33,7 @@ from tests.support.network import (
     table_of,
     wind_back,
 )
+from tests.support.web import hint_of
 
 pytestmark = pytest.mark.django_db
 
@@ -385,7 +386,7 @@ def test_h_hints_at_the_cards_a_computer_would_choose_in_your_own_seat():
     # why, from this seat's own search (the figures a computer in the seat would have)
     names = ["You" if s == turn else seat.name for s, seat in enumerate(state.seats)]
     figures = players.weigh_play(state.game.copy(), turn)
-    hints.check_play(unescape(status_of(html)), state.game, turn, figures, names)
+    hints.check_play(unescape(hint_of(html)), state.game, turn, figures, names)  # and Why?
     quiet = other.client.get(f"/t/{anna.code}/hint", **HX).content.decode()
     assert "There is nothing to choose now, so there is no hint." in quiet
     assert table_of(anna.code)[0].version == version
@@ -436,3 +437,17 @@ def test_a_browser_keeps_its_seats_at_many_tables_and_is_told_when_it_can_keep_n
         assert anna.page().status_code == 200 and "What is your name?" not in (
             anna.page().content.decode()
         )
+
+
+def test_without_javascript_h_at_a_table_redirects_and_shows_the_hint_once():
+    """Issue 50: a plain form's Hint left /hint in the address bar, and a reload posted it."""
+    anna, bob = started("Anna", "Bob", number=SECRET)
+    game = table_of(anna.code)[1].game
+    expected = sorted(players.choose_pass(game.copy(), 1))
+    sent = bob.client.post(f"/t/{anna.code}/hint")
+    assert sent.status_code == 303 and sent["Location"] == f"/t/{anna.code}/"
+    page = bob.client.get(sent["Location"]).content.decode()
+    assert sorted(code for code in game.hand(1) if f"face-{code} hinted" in page) == expected
+    assert status_of(page).startswith("Hint: pass the ")
+    again = bob.client.get(sent["Location"]).content.decode()  # a reload: the table as it is
+    assert " hinted" not in again and not status_of(again).startswith("Hint:")

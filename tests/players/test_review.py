@@ -110,7 +110,7 @@ def test_a_random_pass_and_random_plays_find_costly_ones_and_the_costliest_is_ma
     assert marked == [found.costliest]
     assert found.costliest.cost == max(j.cost for j in costly)
 
-    # the costliest quotes the hint as it would have spoken at that moment, figures and all
+    # the costliest quotes the hint as the status bar would have said it at that moment
     top = found.costliest
     moments = {}
 
@@ -122,10 +122,10 @@ def test_a_random_pass_and_random_plays_find_costly_ones_and_the_costliest_is_ma
     then = moments[top.trick]
     quoted = top.sentence.split(" The hint at that moment: ", 1)[1]
     if top.trick == 0:
-        hints.check_pass(f"Hint: {quoted}", then, 0, weigh_pass(then, 0))
+        hints.check_pass(f"Hint: {quoted}", then, 0, weigh_pass(then, 0), part=True)
     else:
         names = ["You", *NAMES[1:]]
-        hints.check_play(f"Hint: {quoted}", then, 0, weigh_play(then, 0), names)
+        hints.check_play(f"Hint: {quoted}", then, 0, weigh_play(then, 0), names, part=True)
 
 
 def test_a_review_is_the_same_each_time():
@@ -190,3 +190,27 @@ def test_a_record_that_is_not_a_hand_is_refused(change):
     with pytest.raises(ValueError):
         HandRecord.from_dict(data)
     assert last_hand(None, data) is None
+
+
+@pytest.mark.parametrize("number", [617, 500, 501])
+def test_a_forced_card_is_the_only_card_you_could_play_and_said_so_only_then(number):
+    """Issue 50: "the only card worth playing" said of a card that was the only one legal."""
+    record = computers_hand(number)
+    legal = {}
+
+    def look(game: Game, seat, code) -> None:
+        if seat == 0:
+            legal[game.tricks_played + 1] = game.legal_plays(0)
+
+    record.replay(look)
+    found = review(record, 0, NAMES)
+    forced = [j for j in found.judgements if j.verdict == "forced"]
+    assert forced, "a hand has a forced card or one whose choices all come to the same"
+    for judged in forced:
+        name = card_name(judged.played[0])
+        if len(legal[judged.trick]) == 1:
+            assert judged.sentence == f"You played the {name}, the only card you could play."
+        else:
+            assert judged.sentence == (
+                f"You played the {name}: every card you could play came to the same."
+            )

@@ -216,11 +216,18 @@ def test_both_results_hand_by_hand_while_playing_and_the_verdict_at_the_end():
     both = read_link(back.removeprefix("/challenge/"))
     assert [r.name for r in both.results] == ["Anna", "Bea"]
     assert both.results[1].points == tuple(r[0] for r in state.game.history)
-    # Anna opens what Bea sent back: both results, hand by hand
-    seen = text(anna_client.get(back))
-    assert "Bea challenges you to game #617" in words(anna_client.get(back))
-    assert summary(both.results[0]) in seen and summary(both.results[1]) in seen
-    assert '<th scope="col"><bdi>Anna</bdi></th><th scope="col"><bdi>Bea</bdi></th>' in seen
+    # Anna opens what Bea sent back: Bea's reply (issue 50: it read "Bea challenges you" and
+    # offered the same deals again), both results side by side, the verdict from Anna's side
+    reply = anna_client.get(back)
+    seen, said = text(reply), words(reply)
+    assert "challenges you" not in said, said
+    assert "Bea has played game #617 too and sends back the result." in said
+    assert f"You took {hers} to Bea's {mine} on the same cards: " in said
+    assert summary(both.results[1]) in seen
+    assert '<th scope="col"><bdi>You</bdi></th><th scope="col"><bdi>Bea</bdi></th>' in seen
+    assert re.search(r'<button type="submit" class="push"[^>]*autofocus[^>]*>OK</button>', seen)
+    assert "Play the Same Deals Again" in seen  # only if Anna asks
+    assert state_of(anna_client).game.phase == Phase.GAME_OVER  # nothing changed
 
 
 def test_the_comparison_has_a_view_of_its_own_that_only_reads():

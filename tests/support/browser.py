@@ -232,6 +232,7 @@ document.addEventListener("DOMContentLoaded", () => {
   const spoken = () => {
     const copy = region.cloneNode(true);
     copy.querySelectorAll('[aria-hidden="true"]').forEach((el) => el.remove());
+    copy.querySelectorAll("details:not([open]) > :not(summary)").forEach((el) => el.remove());
     return copy.textContent.replace(/\\s+/g, " ").trim();
   };
   new MutationObserver(() => {

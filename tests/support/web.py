@@ -47,6 +47,12 @@ def status_of(html: str) -> str:
     return found.group(1)
 
 
+def hint_of(html: str) -> str:
+    """The hint the status bar shows and the rest of its reason behind "Why?", as one text."""
+    why = re.search(r'<details class="hint-why"><summary>Why\?</summary><p>([^<]*)</p>', html)
+    return status_of(html) + (f" {why.group(1)}" if why else "")
+
+
 def named_client(name: str = "Ada", number: int = 617) -> Client:
     """A browser that has typed its name and sits at game ``number``."""
     from game.solo.actions import Clock, start_game

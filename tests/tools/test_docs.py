@@ -28,6 +28,18 @@ def test_the_readme_is_one_screen_with_the_two_commands_first():
     assert "bash bin/test" in first_screen
 
 
+def test_the_readme_says_how_to_serve_on_another_address_as_bin_serve_takes_it():
+    """Issue 50: only a comment inside bin/serve said that an argument is the address."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"bash bin/serve (\d+\.\d+\.\d+\.\d+:\d+)", readme)
+    assert found, "the README shows bin/serve with an address and port"
+    found = re.search(r"bash bin/serve runserver (\d+\.\d+\.\d+\.\d+:\d+)", readme)
+    assert found, "and the development server likewise"
+    script = (REPO / "bin" / "serve").read_text(encoding="utf-8")
+    assert '--bind "${1:-127.0.0.1:8000}"' in script  # the address the README's example gives
+    assert 'runserver "${@:-127.0.0.1:8000}"' in script
+
+
 def test_every_link_leads_to_a_file_and_a_heading_that_exist():
     broken = []
     for page in PAGES:

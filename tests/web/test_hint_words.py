@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from game import players
-from game.engine import Game
+from game.engine import Card, Game
 from game.players import CardFigures, PassFigures, PassReason, PlayFigures
 from game.web import hint_words
 from game.web.hint_words import count, hint_text, mean_points, share_text, whole_points
@@ -26,6 +26,8 @@ def card(code: str, points: float, trick: float = 0.0, clean: float = 1.0, **res
 
 def test_the_checker_and_the_sentences_share_one_margin():
     assert hints.CLOSE == hint_words.CLOSE
+    assert (hints.AS_GOOD, hints.AS_GOOD_CLEAN) == (hint_words.AS_GOOD, hint_words.AS_GOOD_CLEAN)
+    assert hint_words.AS_GOOD_MOST == 3
 
 
 # ---- plurals and shares ---------------------------------------------------------------------
@@ -100,12 +102,38 @@ def test_a_clear_hint_compares_its_card_with_the_highest_that_follows_suit():
 
 def test_cards_too_close_to_call_are_all_named_with_their_figures():
     game = craft(BEN_HAS_EVERY_POINT["hands"], BEN_HAS_EVERY_POINT["tricks"][:-1] + ("3 AD",))
-    figures = PlayFigures("2S", (card("2S", 3.0), card("4S", 3.3), card("QS", 12.0)), None, False)
+    figures = PlayFigures("2S", (card("2S", 3.0), card("4S", 3.2), card("QS", 12.0)), None, False)
     text = hint_text(game, 0, figures, NAMES)
     assert "Any of these is as good" in text
-    assert "the two of spades, 3 points; the four of spades, 3.3 points." in text
+    assert "the two of spades, 3 points; the four of spades, 3.2 points." in text
     assert "queen" not in text
-    assert hints.check_play(text, game, 0, figures, NAMES) == ["close", "void"]
+    assert hints.check_play(text, game, 0, figures, NAMES) == [
+        "close"
+    ]  # a discard: the void does not bear on it
+
+
+def test_as_good_names_at_most_three_cards_and_only_within_a_tight_margin():
+    """Issue 50: "Any of these is as good" listed up to seven cards, and called a king sure to
+    take a heart as good as the nine."""
+    game = dealt_then("0 2C 3C 4C AC", "3 KC")
+    many = PlayFigures(
+        "5C",
+        (card("5C", 2.0), card("7C", 2.1), card("8C", 2.1), card("9C", 2.15), card("2S", 2.2),
+         card("QC", 6.0, 1.0, 0.0)),
+        threat=None,
+        shooting=False,
+    )  # fmt: skip
+    text = hint_text(game, 0, many, NAMES)
+    assert "as good" not in text  # five cards: the best and the most tempting instead
+    assert "With the queen of clubs you would take 1 point on this trick" in text
+    sure = PlayFigures(
+        "5C", (card("5C", 2.0), card("QC", 2.3, 1.0, 0.0), card("2S", 2.1)), None, False
+    )
+    text = hint_text(game, 0, sure, NAMES)
+    assert "queen of clubs" not in text.split("as good")[-1], text
+    assert "the two of spades" in text
+    for figures in (many, sure):
+        hints.check_play(hint_text(game, 0, figures, NAMES), game, 0, figures, NAMES)
 
 
 def test_a_card_that_leaves_you_fewer_points_is_said_and_the_hint_not_called_cheaper():
@@ -121,7 +149,7 @@ def test_a_card_that_leaves_you_fewer_points_is_said_and_the_hint_not_called_che
         "computers' search also counts the points the other players take, and prefers the two of "
         "spades." in text
     )
-    assert hints.check_play(text, game, 0, figures, NAMES) == ["close", "better", "void"]
+    assert hints.check_play(text, game, 0, figures, NAMES) == ["close", "better"]
     shooting = dataclasses.replace(figures, shooting=True, candidates=figures.candidates[2:])
     text = hint_text(game, 0, dataclasses.replace(shooting, card="4S"), NAMES)
     assert "also counts the moon it plays for, and prefers the four of spades." in text
@@ -160,7 +188,7 @@ def test_a_moon_against_you_names_the_seat_that_has_every_point_after_nine_trick
         "Ben shoots it in 6 of 10 deals the computers imagine, after the queen of spades " in text
     )
     kinds = hints.check_play(text, game, 0, figures, NAMES)
-    assert kinds == ["moon against", "clean", "tempting", "void"]
+    assert kinds == ["moon against", "clean", "tempting"]
 
 
 def test_one_point_taken_is_the_only_point_never_all_1_points():
@@ -190,7 +218,7 @@ def test_a_threat_no_imagined_deal_sees_shoot_is_not_spoken_of():
     text = hint_text(game, 0, calm, NAMES)
     assert "moon" not in text
     assert "With the queen of spades you would end the hand with 9 points." in text
-    assert hints.check_play(text, game, 0, calm, NAMES) == ["clean", "tempting", "void"]
+    assert hints.check_play(text, game, 0, calm, NAMES) == ["clean", "tempting"]
 
 
 def test_your_own_moon_is_said_with_the_share_the_search_makes_it_in():
@@ -203,10 +231,6 @@ def test_your_own_moon_is_said_with_the_share_the_search_makes_it_in():
 
 def test_a_seat_still_to_play_that_has_shown_no_card_of_the_suit_led_is_named():
     game = craft(**BEN_HAS_EVERY_POINT)
-    figures = PlayFigures("2S", (card("2S", 1.0), card("QS", 9.0, 4.0, 0.5)), None, False)
-    text = hint_text(game, 0, figures, NAMES)
-    assert text.endswith(" Michele has shown no diamonds and may throw points on it.")
-    assert "void" in hints.check_play(text, game, 0, figures, NAMES)
     game.play(0, "2S")
     game.play(1, "8D")
     text = hint_text(
@@ -223,6 +247,43 @@ def test_a_seat_still_to_play_that_has_shown_no_card_of_the_suit_led_is_named():
     assert late.turn == 0
     plain = PlayFigures("2S", (card("2S", 1.0),), None, False)
     assert "shown no" not in hint_text(late, 0, plain, NAMES)
+
+
+CLUB_UNDER_A_VOID = craft(
+    {
+        0: "8C TC QS 2S 3S 4S 2D 3D 4D 2H 3H",
+        1: "7C JC 5S 6S 7S 5D 6D 7D 8D 5H 6H",
+        2: "9S TS JS KS AS 9D TD JD 4H 7H 8H",
+    },
+    ("0 2C 3C 4C AC", "3 KC 5C 6C 8S", "3 9C"),
+)  # Ben leads the nine of clubs; you hold the eight and the ten; Michele has shown no clubs
+
+
+def test_a_void_or_a_moon_is_said_only_where_it_bears_on_the_card():
+    """Issue 50: "Michele has shown no hearts and may throw points on it" when the hinted card
+    could not take the trick; "could shoot the moon" where every card gave the moon alike."""
+    game = craft(**BEN_HAS_EVERY_POINT)
+    assert "8D" not in game.hand(0) and game.trick[0][1] == "AD"  # you cannot follow: a discard
+    discard = PlayFigures("2S", (card("2S", 1.0), card("QS", 9.0, 4.0, 0.5)), None, False)
+    assert "shown no" not in hint_text(game, 0, discard, NAMES)
+    alike = PlayFigures(
+        "2S",
+        (card("2S", 10.0, moon_against=0.3), card("QS", 23.0, 13.0, 0.0, moon_against=0.35)),
+        threat=3,
+        shooting=False,
+    )
+    text = hint_text(game, 0, alike, NAMES)
+    assert "moon" not in text, text
+    hints.check_play(text, game, 0, alike, NAMES)
+
+    game = CLUB_UNDER_A_VOID
+    assert game.turn == 0 and game.legal_plays(0) == ["8C", "TC"]
+    duck = PlayFigures("8C", (card("8C", 1.0), card("TC", 4.0, 1.5, 0.4)), None, False)
+    text = hint_text(game, 0, duck, NAMES)
+    assert text.endswith(" Michele has shown no clubs and may throw points on it."), text
+    assert "void" in hints.check_play(text, game, 0, duck, NAMES)
+    take = PlayFigures("TC", (card("TC", 1.0), card("8C", 4.0, 1.5, 0.4)), None, False)
+    assert "shown no" not in hint_text(game, 0, take, NAMES)
 
 
 def test_a_checker_that_is_shown_a_wrong_figure_fails():
@@ -358,3 +419,58 @@ def test_every_choice_of_whole_hands_is_said_truly(number):
         kinds += hints.check_play(hint_text(game, seat, figures, names), game, seat, figures, names)
         game.play(seat, figures.card)
     assert len(kinds) >= 52
+
+
+def everything_visible(game: Game, seat: int) -> bool:
+    """The seat plays last to a trick and every point card not yet taken lies on it: whatever
+    the deal, each card's points for this trick and for the hand are known."""
+    taken = {code for trick in game.completed_tricks for _, code in trick.plays}
+    table = {code for _, code in game.trick}
+    out = [c for c in hints.ALL if Card.parse(c).points and c not in taken]
+    return len(game.trick) == 3 and bool(out) and all(c in table for c in out)
+
+
+def test_a_certain_figure_is_not_said_on_average():
+    """Issue 50: "on average" said of a figure every deal agrees on. Positions of whole hands
+    in which every point card out lies on the trick and the seat plays last to it."""
+    seen = 0
+    for number in range(600, 680):
+        game = Game.at_hand(number, 4)  # nobody passes
+        while game.phase == "playing":
+            seat = game.turn
+            figures = players.weigh_play(game, seat)
+            if everything_visible(game, seat) and figures.candidates:
+                assert all(c.trick_certain and c.points_certain for c in figures.candidates)
+                names = ["You" if s == seat else n for s, n in enumerate(["Ada", *NAMES[1:]])]
+                text = hint_text(game, seat, figures, names)
+                assert "on average" not in text, text
+                hints.check_play(text, game, seat, figures, names)
+                seen += 1
+            game.play(seat, figures.card)
+    assert seen >= 3, seen
+
+
+def test_the_hint_names_its_move_as_a_hearts_player_would_then_the_figures():
+    """Issue 50: keep the pass's voice for plays too, a Hearts reason first and a figure after."""
+    duck = PlayFigures("8C", (card("8C", 1.0), card("TC", 4.0, 1.5, 0.4)), None, False)
+    text = hint_text(CLUB_UNDER_A_VOID, 0, duck, NAMES)
+    assert text.startswith("Hint: play the eight of clubs, ducking under the nine of clubs. ")
+    game = craft(**BEN_HAS_EVERY_POINT)  # a diamond led, you hold none: the queen goes
+    throw = PlayFigures("QS", (card("QS", 1.0), card("2S", 4.0)), None, False)
+    assert hint_text(game, 0, throw, NAMES).startswith(
+        "Hint: play the queen of spades, throwing her on a diamond trick. "
+    )
+    moves = []
+    for number in (500, 501, 502):
+        game = Game.at_hand(number, 4)
+        while game.phase == "playing":
+            seat = game.turn
+            figures = players.weigh_play(game, seat)
+            names = ["You" if s == seat else n for s, n in enumerate(["Ada", *NAMES[1:]])]
+            text = hint_text(game, seat, figures, names)
+            hints.check_play(text, game, seat, figures, names)
+            head = hints.sentences(text)[0]
+            moves += [head.split(", ", 1)[1]] if ", " in head else []
+            game.play(seat, figures.card)
+    kinds = {move.split(" the ")[0].split(" your ")[0].split(" a ")[0] for move in moves}
+    assert {"ducking under", "voiding", "throwing"} <= kinds, kinds

@@ -147,3 +147,52 @@ def test_without_javascript_a_waiting_seat_reads_its_review_without_being_reload
     html = ada.client.get(f"/t/{ada.code}/review/3").content.decode()
     assert shown_step(html) == 3
     assert 'http-equiv="refresh"' not in html
+
+
+HINTED = re.compile(r'value="(\w\w)" class="card face-\w\w[^"]* hinted')
+NAMED = re.compile(r"the hint's card, the ([a-z ]+ of [a-z]+)|The hint: the ([a-z ]+ of [a-z]+)")
+
+
+def play_asking_the_hint(client, stray) -> dict[int, str]:
+    """One hand played through the site, pressing H before every choice: the hinted cards
+    passed and, on trick ``n``, the hinted card played unless ``stray(n)``, then the lowest
+    other legal card. The hint's card at each trick, by its name."""
+    said = {}
+    if game_of(client).phase == "passing":
+        for code in HINTED.findall(post(client, "/hint").content.decode()):
+            post(client, "/select", card=code)
+        post(client, "/pass")
+    if state_of(client).awaiting_ok:
+        post(client, "/accept")
+    while game_of(client).phase == "playing":
+        game = game_of(client)
+        if game.turn != 0:  # the computers move when the table is drawn
+            client.get("/", **HX)
+            continue
+        trick = game.tricks_played + 1
+        hinted = HINTED.findall(post(client, "/hint").content.decode())
+        assert len(hinted) == 1
+        said[trick] = Card.parse(hinted[0]).name
+        others = [code for code in game.legal_plays(0) if code != hinted[0]]
+        post(client, "/play", card=others[0] if stray(trick) and others else hinted[0])
+    return said
+
+
+@pytest.mark.parametrize("number", [617, 677302, 42])
+@pytest.mark.parametrize("strays", [(), (2, 5, 8, 11)])
+def test_the_review_never_calls_another_card_the_hint_s_nor_a_hinted_card_costly(number, strays):
+    """Issue 50: a hand played wholly by the hint was told "within 0.2 expected points of the
+    hint's card, the jack of spades" of the card the hint had named."""
+    client = named_client("Ada", number)
+    said = play_asking_the_hint(client, lambda trick: trick in strays)
+    html = client.get("/review", **HX).content.decode()
+    for trick in range(1, 14):
+        section = html.split(f'id="review-step-{trick}"')[1].split("</section>")[0]
+        judged = re.search(r'<p class="review-judgement verdict-(\w+)[^"]*">(.*?)</p>', section)
+        if judged is None:
+            continue
+        verdict, sentence = judged.group(1), judged.group(2).replace("&#x27;", "'")
+        for named in NAMED.findall(sentence):
+            assert said[trick] in named, f"trick {trick}: the hint said {said[trick]}: {sentence}"
+        if trick not in strays:
+            assert verdict != "costly", f"trick {trick}, the hint's own card: {sentence}"
