@@ -274,6 +274,8 @@ def test_the_same_challenge_with_javascript_off(fresh_context, live_server):
     anna_points = points_of(anna_context)
     anna.locator(SHEET).get_by_role("link", name="Challenge a Friend").click()
     expect(anna).to_have_url(f"{base}/challenge")
+    expect(anna.locator("#dialog-challenge-friend")).to_be_visible()
+    expect(anna.locator(SHEET)).to_be_hidden()  # one dialog at a time (issue 50)
     expect(anna.get_by_role("button", name="Copy Link")).to_be_hidden()  # JavaScript's own
     link = anna.get_by_label("Challenge link").input_value()  # selected and copied by hand
     assert link.startswith(f"{base}/challenge/617.")
