@@ -220,18 +220,19 @@ def hint(request: HttpRequest) -> HttpResponse:
     hint once (a reload shows the table as it stands, and posts nothing again)."""
     timing = Timing()
     state = load_state(request, timing)
+    plain = request.method == "POST" and not request.htmx
+    if plain and state.game is not None:
+        state.show_hint = True  # the table's page searches (once) and the tally counts it there
+        save_state(request, state, timing)
+        return see_other(table_address(state), timing)
     try:
         found = actions.hint(state, timing.clock)
     except IllegalMove as refusal:
-        if request.method == "POST" and not request.htmx:
+        if plain:
             state.notice = str(refusal)
             save_state(request, state, timing)
             return see_other(table_address(state), timing)
         return show_table(request, state, timing, str(refusal))
-    if request.method == "POST" and not request.htmx:
-        state.show_hint = True
-        save_state(request, state, timing)  # the tally counts it
-        return see_other(table_address(state), timing)
     return show_table(request, state, timing, changed=True, hint=found)  # the tally counts it
 
 

@@ -172,9 +172,10 @@ def index(request: HttpRequest) -> HttpResponse:
     if state.show_hint:  # the answer to Hint without JavaScript: shown once
         state.show_hint = False
         try:
-            found = actions.hint(state, timing.clock)  # the same moment: counted once
-        except IllegalMove:
-            found = None
+            found = actions.hint(state, timing.clock)  # the tally counts it
+        except IllegalMove as refusal:  # nothing to choose: said once, as a notice is
+            state.notice = str(refusal)
+            return show_table(request, state, timing, changed=True)
         return show_table(request, state, timing, changed=True, hint=found)
     return show_table(request, state, timing, changed=animate, animate=animate)
 
