@@ -42,3 +42,49 @@ class StreamHold(models.Model):
                 fields=["table", "token_hash", "process"], name="one_hold_per_seat_and_process"
             )
         ]
+
+
+class DayResult(models.Model):
+    """Our addition, Today's Deal: one browser's first finished play of a day's four hands,
+    written once from the game the server played (the signed cookie), never from a posted
+    score. ``token`` is the play's own random mark, kept in its cookie: a replayed cookie finds
+    its result already written. Old days stay readable until ``purge_today`` removes them."""
+
+    day = models.DateField()
+    token = models.CharField(max_length=24)
+    name = models.CharField(max_length=100)  # the name at the prompt: 20 letters, shown as text
+    points = models.CharField(max_length=16)  # the four hands' points, "3,0,26,1"
+    total = models.SmallIntegerField()
+    hints = models.PositiveIntegerField(default=0)
+    undos = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["day", "token"], name="one_result_per_play"),
+        ]
+        indexes = [models.Index(fields=["day", "total", "created"], name="day_by_place")]
+
+    def __str__(self) -> str:
+        return f"{self.day}: {self.total}"
+
+    @property
+    def hand_points(self) -> tuple[int, ...]:
+        return tuple(int(p) for p in self.points.split(","))
+
+    @property
+    def helped(self) -> bool:
+        return bool(self.hints or self.undos)
+
+
+class DayPass(models.Model):
+    """One card a result passed in one hand of the day (three a hand, hands 1 to 3): the day's
+    pass shares are counted from these by one grouped query."""
+
+    result = models.ForeignKey(DayResult, on_delete=models.CASCADE, related_name="passes")
+    day = models.DateField()
+    hand = models.PositiveSmallIntegerField()
+    card = models.CharField(max_length=2)
+
+    class Meta:
+        indexes = [models.Index(fields=["day", "hand", "card"], name="day_pass_card")]

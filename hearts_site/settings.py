@@ -125,6 +125,10 @@ RATELIMIT_IP_META_KEY = os.environ.get("HEARTS_CLIENT_IP_HEADER") or None
 HEARTS_TABLES_PER_BROWSER = os.environ.get("HEARTS_TABLES_PER_BROWSER") or "10/h"
 HEARTS_TABLES_PER_ADDRESS = os.environ.get("HEARTS_TABLES_PER_ADDRESS") or "30/h"
 HEARTS_TABLES_IN_ALL = os.environ.get("HEARTS_TABLES_IN_ALL") or "2000/h"
+# Today's Deal: results written an hour from one address and in all, and days kept.
+HEARTS_TODAY_PER_ADDRESS = os.environ.get("HEARTS_TODAY_PER_ADDRESS") or "30/h"
+HEARTS_TODAY_IN_ALL = os.environ.get("HEARTS_TODAY_IN_ALL") or "20000/h"
+HEARTS_TODAY_KEEP_DAYS = int(os.environ.get("HEARTS_TODAY_KEEP_DAYS") or 90)
 # Seconds a network table waits for a person before anyone may let a computer play for them.
 HEARTS_IDLE_SECONDS = int(os.environ.get("HEARTS_IDLE_SECONDS") or 60)
 # ... and at the score sheet, while their page is open: reading the score is not being away.

@@ -44,3 +44,4 @@ if not os.environ.get("DATABASE_URL"):
 # The whole suite deals far more tables from 127.0.0.1 than a person could; the limits are
 # tested on real servers with their own (tests/web/test_two_instances.py).
 HEARTS_TABLES_PER_BROWSER = HEARTS_TABLES_PER_ADDRESS = HEARTS_TABLES_IN_ALL = "100000/h"
+HEARTS_TODAY_PER_ADDRESS = HEARTS_TODAY_IN_ALL = "100000/h"

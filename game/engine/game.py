@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -84,6 +85,13 @@ def check_number(number: Any) -> int:
     return number
 
 
+def check_hands(hands: Any) -> int:
+    """A game's length in hands: 0 (played to 100 points) or 1 to HISTORY_ROWS."""
+    if isinstance(hands, bool) or not isinstance(hands, int) or not 0 <= hands <= HISTORY_ROWS:
+        raise ValueError("a game's hands run from 1 to 40, or 0 for a game to 100")
+    return hands
+
+
 def _trick_winner(leader: int, cards: list[int]) -> int:
     return seat_after(leader, rules.winning_position(cards))
 
@@ -106,6 +114,7 @@ class Game:
         "history",
         "carried",
         "carried_hands",
+        "hands",
     )
 
     def __init__(self) -> None:
@@ -125,6 +134,7 @@ class Game:
         # stays small even in a variant game that never ends (moons lower the totals).
         self.carried: tuple[int, int, int, int] = (0, 0, 0, 0)
         self.carried_hands = 0
+        self.hands = 0  # our addition: a game of this many hands (Today's Deal); 0: to 100
 
     # ---- starting -------------------------------------------------------------------------
 
@@ -135,10 +145,13 @@ class Game:
         moon_off_shooter: bool = False,
         finish_dead_hands: bool = False,
         seed: bytes = b"",
+        hands: int = 0,
     ) -> Game:
         """A numbered game, or with ``seed`` (SEED_BYTES secret bytes) a game dealt from it,
-        whose number is 0."""
+        whose number is 0. ``hands``: a game that ends after that many hands (or at 100 points,
+        whichever comes first), as Today's Deal's four; 0, the usual game to 100."""
         game = cls()
+        game.hands = check_hands(hands)
         if seed:
             if len(seed) != SEED_BYTES:
                 raise ValueError("a seed is 16 bytes")
@@ -400,7 +413,11 @@ class Game:
     def _finish_hand(self) -> None:
         self.history.append(self._hand_score())
         self._fold_history()
-        self.phase = Phase.GAME_OVER if max(self.totals) >= GAME_OVER_SCORE else Phase.HAND_OVER
+        self.phase = Phase.GAME_OVER if self._ended(self.totals) else Phase.HAND_OVER
+
+    def _ended(self, totals: Sequence[int]) -> bool:
+        """Whether the game is over once these totals are scored at the end of this hand."""
+        return max(totals) >= GAME_OVER_SCORE or 0 < self.hands <= self.hand_number
 
     def _fold_history(self) -> None:
         while len(self.history) > HISTORY_ROWS:
@@ -502,6 +519,7 @@ class Game:
             **({"c": [*self.carried, self.carried_hands]} if self.carried_hands else {}),
             **({"d": 1} if self.finish_dead_hands else {}),
             **({"z": self.seed.hex()} if self.seed else {}),
+            **({"e": self.hands} if self.hands else {}),
         }
 
     def to_json(self) -> str:
@@ -547,6 +565,7 @@ class Game:
             game.seed = bytes.fromhex(data["z"])
         game.moon_off_shooter = bool(data["m"])
         game.finish_dead_hands = bool(data.get("d", 0))
+        game.hands = check_hands(whole(data.get("e", 0)))
         game.hand_number = data["k"]
         game.phase = data["p"]
         game._hands = [set(cards(text)) for text in data["h"]]
@@ -623,8 +642,7 @@ class Game:
         else:
             if len(self._tricks) != 13 or self._current is not None or not self.history:
                 fail("hand over")
-            over = max(self.totals) >= GAME_OVER_SCORE
-            if over != (self.phase is Phase.GAME_OVER):
+            if self._ended(self.totals) != (self.phase is Phase.GAME_OVER):
                 fail("game over")
         if any(len(p) not in (0, 3) for p in self._passed + self._received):
             fail("pass size")
@@ -651,6 +669,8 @@ class Game:
         over = self.phase.over
         if self.carried_hands and len(self.history) != HISTORY_ROWS:
             raise ValueError("not a consistent game: carried scores")
+        if self.hands and self.hand_number > self.hands:
+            raise ValueError("not a consistent game: a hand dealt after the last")
         if self.carried_hands + len(self.history) != self.hand_number - (0 if over else 1):
             raise ValueError("not a consistent game: history length")
         moon = sorted(rules.moon_scores(self.moon_off_shooter))

@@ -16,8 +16,10 @@ from game import seating
 from game.engine import Game, IllegalMove, Phase
 from game.seating import Clock, plays_so_far
 from game.web.challenge import Challenge, Tally
-from game.web.player import HUMAN, PlayerState, new_number
+from game.web.player import HUMAN, Daily, PlayerState, new_number
 from game.web.table import gathering_ms
+
+DAILY_HANDS = 4  # Today's Deal: one hand of each pass
 
 # The wall clock Undo's window is measured by, in seconds: a test sets its own to drive time.
 wall_clock: Callable[[], float] = time.time
@@ -40,17 +42,25 @@ def require_game(state: PlayerState) -> Game:
 
 
 def start_game(
-    state: PlayerState, number: int, clock: Clock, challenge: Challenge | None = None
+    state: PlayerState,
+    number: int,
+    clock: Clock,
+    challenge: Challenge | None = None,
+    daily: Daily | None = None,
 ) -> None:
     """Begin game ``number``; a game left unfinished counts as played and lost. Taking up a
-    ``challenge``, the game has the challenge's moon rule (your Options stay as they are)."""
+    ``challenge``, the game has the challenge's moon rule (your Options stay as they are).
+    Today's Deal (``daily``) is four hands under the usual moon rule, the same for everyone."""
     moon_off_shooter = state.options.moon_off_shooter
     if challenge is not None:
         moon_off_shooter = challenge.moon_off_shooter
+    if daily is not None:
+        moon_off_shooter = False
     game = Game.new(
         number,
         moon_off_shooter=moon_off_shooter,
         finish_dead_hands=state.options.finish_dead_hands,
+        hands=DAILY_HANDS if daily is not None else 0,
     )
     abandon(state)
     state.last_hand = seating.kept_for_review(state.game, state.last_hand)
@@ -62,13 +72,15 @@ def start_game(
     state.fresh_from = 0
     state.tally = Tally(number)
     state.challenge = challenge
+    state.daily = daily
     state.seq += 1
     advance(state, clock)
 
 
 def abandon(state: PlayerState) -> None:
-    """A game left while in progress counts as played and lost."""
-    if in_progress(state):
+    """A game left while in progress counts as played and lost (Today's Deal, four hands, is
+    not a game of the statistics)."""
+    if in_progress(state) and state.daily is None:
         state.stats.record(won=False, score=None)
         state.stats.moons += state.game.moons_shot(HUMAN)  # type: ignore[union-attr]
         state.recorded = True
@@ -82,7 +94,10 @@ def toggle(state: PlayerState, code: str) -> None:
 def pass_selected(state: PlayerState, clock: Clock) -> None:
     """Your pass, then the computers' at once: the cards change hands, shown raised until OK."""
     game = require_game(state)
+    chosen = "".join(sorted(state.selected))
     seating.pass_selected(game, HUMAN, state)
+    if state.daily is not None and len(state.daily.passes) == game.hand_number - 1:
+        state.daily.passes.append(chosen)  # the day's pass shares count it
     seating.computers_pass(game, person, clock.think)
     state.awaiting_ok = True
     state.fresh_from = 0
@@ -127,6 +142,8 @@ def advance(state: PlayerState, clock: Clock) -> None:
     if game is None or state.awaiting_ok:
         return
     seating.computers_play(game, person, clock.think)
+    if game.phase == Phase.GAME_OVER and not state.recorded and state.daily is not None:
+        state.recorded = True  # Today's Deal is settled by game.today, not the statistics
     if game.phase == Phase.GAME_OVER and not state.recorded:
         totals = game.totals
         state.stats.record(won=HUMAN in game.winners, score=totals[HUMAN], number=game.number)

@@ -100,7 +100,7 @@ def challenge_friend(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
     sent = offered(state)
-    context: dict = {"sent": sent}
+    context: dict = {"sent": sent, "daily": state.daily is not None}
     if sent is not None:
         path = reverse("game:challenge_link", args=[link_of(sent)])
         context["link"] = request.build_absolute_uri(path)

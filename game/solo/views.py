@@ -15,6 +15,7 @@ from game.engine import IllegalMove, check_number
 from game.names import TOO_LONG, clean_name, too_long
 from game.seating import SEQ_FIELD
 from game.solo import actions
+from game.today.record import settle
 from game.web import respond, table
 from game.web.challenge import Sheet, on_sheet
 from game.web.player import HUMAN, PlayerState, new_number
@@ -199,6 +200,7 @@ def act(
         refusal = seating.attempt(sent, state.seq, lambda: action(state, timing.clock))
         if refusal is None:
             changed = True
+            settle(request, state)  # a daily game's end: its result on the day's board
         else:
             message = refusal
             state = load_state(request, timing)  # whatever the action began to change is gone

@@ -193,8 +193,8 @@ def _read_result(reader: _Reader, moon_off_shooter: bool) -> Result:
 def result_of(game: Game, seat: int, name: str, tally: Tally | None) -> Result | None:
     """``seat``'s result in ``game``, when a challenge can carry it: the game is over, it was
     played in this browser from its first deal (it has a tally) and its hands fit a link."""
-    if tally is None or tally.number != game.number or game.number == 0:
-        return None
+    if tally is None or tally.number != game.number or game.number == 0 or game.hands:
+        return None  # Today's Deal (a game of four hands) is compared on its own board
     if game.phase != Phase.GAME_OVER or not name:
         return None
     if game.carried_hands or not 1 <= len(game.history) <= MAX_HANDS:

@@ -5,6 +5,7 @@ through the same ``PlayerState``."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -137,6 +138,80 @@ def _finished(entry: Any) -> bool:
     )
 
 
+TOKEN_CHARS = 16  # a daily play's random mark, URL-safe base64
+TOKEN = re.compile(rf"[A-Za-z0-9_-]{{{TOKEN_CHARS}}}")
+PASS_CODES = re.compile(r"(?:[2-9TJQKA][CDSH]){3}")
+
+
+@dataclass
+class Daily:
+    """Today's Deal being played in this browser (our addition): its day (a date's ordinal),
+    the play's own random mark (its result is written once under it), whether it is practice
+    (this browser's result for the day is already on the board), whether its end has been
+    settled, and your three passed cards of each hand passed so far."""
+
+    day: int
+    token: str
+    practice: bool = False
+    settled: bool = False
+    passes: list[str] = field(default_factory=list)
+
+    def to_list(self) -> list[Any]:
+        return [self.day, self.token, int(self.practice), int(self.settled), self.passes]
+
+    @classmethod
+    def from_list(cls, data: object) -> Daily | None:
+        if not (isinstance(data, list) and len(data) == 5):
+            return None
+        day, token, practice, settled, passes = data
+        if not (_whole(day) and 0 < day < 4_000_000 and isinstance(token, str)):
+            return None
+        if not TOKEN.fullmatch(token) or practice not in (0, 1) or settled not in (0, 1):
+            return None
+        if not (isinstance(passes, list) and len(passes) <= 3):
+            return None
+        if not all(isinstance(p, str) and PASS_CODES.fullmatch(p) for p in passes):
+            return None
+        return cls(day, token, bool(practice), bool(settled), passes)
+
+
+@dataclass
+class Streak:
+    """The days in a row this browser put a result on Today's Deal's board: the last such day
+    (an ordinal, 0 for none), how many in a row up to it, and that result's mark."""
+
+    last: int = 0
+    days: int = 0
+    token: str = ""
+
+    def to_list(self) -> list[Any]:
+        return [self.last, self.days, self.token]
+
+    @classmethod
+    def from_list(cls, data: object) -> Streak:
+        if not (isinstance(data, list) and len(data) == 3):
+            return cls()
+        last, days, token = data
+        if not (_whole(last) and _whole(days) and 0 < last < 4_000_000 and 0 < days <= last):
+            return cls()
+        if not (isinstance(token, str) and TOKEN.fullmatch(token)):
+            return cls()
+        return cls(last, days, token)
+
+    def after(self, day: int, token: str) -> Streak:
+        """The streak once ``day``'s result is on the board."""
+        days = self.days + 1 if self.last == day - 1 else 1
+        return Streak(day, days, token)
+
+    def running(self, today: int) -> int:
+        """Days in a row as of ``today``: still running if the last was today or yesterday."""
+        return self.days if today - 1 <= self.last <= today else 0
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @dataclass
 class PlayerState:
     """What one browser holds: the game in progress and everything around it."""
@@ -159,6 +234,8 @@ class PlayerState:
     last_hand: dict[str, Any] | None = None  # the hand before this one, for its review
     tally: Tally | None = None  # this game's Undo Cards and hints, kept from its first deal
     challenge: Challenge | None = None  # the results this game is played against (our addition)
+    daily: Daily | None = None  # this game is Today's Deal (our addition)
+    streak: Streak = field(default_factory=Streak)  # Today's Deal's days in a row
 
 
 def new_number() -> int:

@@ -22,7 +22,7 @@ from django.core import signing
 
 from game.engine import Game
 from game.web.challenge import Challenge, Tally, Unreadable, pack, unpack
-from game.web.player import HUMAN, Options, PlayerState, Stats
+from game.web.player import HUMAN, Daily, Options, PlayerState, Stats, Streak
 
 CARD_CODE = re.compile(r"[2-9TJQKA][CDSH]")
 
@@ -61,13 +61,14 @@ def load(session: Any) -> PlayerState:
     state = PlayerState(
         options=Options.from_dict(session.get("o")),
         stats=Stats.from_dict(session.get("st")),
+        streak=Streak.from_list(session.get("tk")),
     )
     table = session.get("t")
     if isinstance(table, dict):
         try:
             state.game = Game.from_dict(table.get("g"))
         except ValueError:
-            return unreadable(state.options, state.stats)
+            return unreadable(state.options, state.stats, state.streak)
         else:
             selected = table.get("sel", "")
             if isinstance(selected, str) and len(selected) <= 6:
@@ -85,6 +86,7 @@ def load(session: Any) -> PlayerState:
             state.last_hand = last_hand if isinstance(last_hand, dict) else None
             state.tally = Tally.from_list(table.get("y"))
             state.challenge = _challenge(state.game, table.get("ch"))
+            state.daily = _daily(state.game, table.get("dy"))
     notice = session.get("msg")
     state.notice = notice if isinstance(notice, str) else ""
     state.show_new = state.game is not None and session.get("new") == 1
@@ -95,11 +97,14 @@ def load(session: Any) -> PlayerState:
     return state
 
 
-def unreadable(options: Options | None = None, stats: Stats | None = None) -> PlayerState:
-    """A fresh start, keeping whatever options and statistics did read cleanly."""
+def unreadable(
+    options: Options | None = None, stats: Stats | None = None, streak: Streak | None = None
+) -> PlayerState:
+    """A fresh start, keeping whatever options, statistics and streak did read cleanly."""
     return PlayerState(
         options=options or Options(),
         stats=stats or Stats(),
+        streak=streak or Streak(),
         notice=UNREADABLE_NOTICE,
         unreadable=True,
     )
@@ -113,6 +118,12 @@ def _challenge(game: Game, payload: Any) -> Challenge | None:
         return unpack(game.number, payload)
     except Unreadable:
         return None
+
+
+def _daily(game: Game, data: Any) -> Daily | None:
+    """Today's Deal's marks, for a game of its length only."""
+    daily = Daily.from_list(data)
+    return daily if daily is not None and game.hands and game.number else None
 
 
 def _int(value: Any) -> int:
@@ -188,7 +199,13 @@ def _write(session: Any, state: PlayerState) -> None:
             table["y"] = state.tally.to_list()
         if state.challenge is not None:
             table["ch"] = pack(state.challenge)
+        if state.daily is not None:
+            table["dy"] = state.daily.to_list()
         session["t"] = table
+    if state.streak.last:
+        session["tk"] = state.streak.to_list()
+    else:
+        session.pop("tk", None)
     if state.notice:
         session["msg"] = state.notice
     else:

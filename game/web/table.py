@@ -120,6 +120,7 @@ class TableView:
     # markup it clones (trick.html's template), given the card's face and name and set arriving
     yours: TableCard | None = None
     by_seat: list[str] = field(default_factory=list)  # the names by seat number
+    daily_over: bool = False  # Today's Deal's fourth hand is over: its sheet is offered
 
 
 @dataclass
@@ -266,6 +267,7 @@ def table_view(
         gathered=last_trick_view(game, viewer, names),
         by_seat=list(names),
         yours=TableCard(viewer, "", "", place(viewer, viewer), "You"),
+        daily_over=state.daily is not None and game.phase == Phase.GAME_OVER,
     )
 
 

@@ -29,12 +29,13 @@
     var field = document.getElementById(button.getAttribute("data-copy"));
     if (!field) return;
     field.select();
+    var what = button.getAttribute("data-what") || "link";
     var byHand = function () {
-      say(button, "The link is selected: press Ctrl+C to copy it.");
+      say(button, "The " + what + " is selected: press Ctrl+C to copy it.");
     };
     if (navigator.clipboard && navigator.clipboard.writeText) {
       navigator.clipboard.writeText(field.value).then(function () {
-        say(button, "The link is copied.");
+        say(button, "The " + what + " is copied.");
       }, byHand);
     } else {
       byHand();
@@ -43,7 +44,7 @@
 
   // the whole link at once when its field gets the focus
   document.addEventListener("focusin", function (event) {
-    if (event.target.matches && event.target.matches("input[data-select]")) event.target.select();
+    if (event.target.matches && event.target.matches("[data-select]")) event.target.select();
   });
 
   document.addEventListener("htmx:afterSettle", reveal);
