@@ -18,7 +18,7 @@ from tests.browser.test_challenge import (
     play_to_the_end_without_javascript,
     state_in,
 )
-from tests.support.browser import TITLE, Axe, Watch, expect_modal, origin
+from tests.support.browser import TITLE, Axe, Watch, expect_modal, open_at, origin
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -235,3 +235,104 @@ def test_todays_deal_without_javascript_on_a_phone(fresh_context, live_server):
     expect(first.locator("#dialog-today")).to_be_visible()
     first_axe.check("Today's Deal, a first visit")
     assert not axe.found + first_axe.found, axe.found + first_axe.found
+
+
+def daily_at_its_last_card(name: str = "Ada"):
+    """Today's Deal played by the computer's choices for you, up to your last card of the fourth
+    hand, through the site's own actions (a set-up shortcut: the tests above play it by hand)."""
+    from game import players
+    from game.solo import actions
+    from game.today import day as days
+    from game.today.views import new_token
+    from game.web.player import Daily, PlayerState
+
+    today = days.today()
+    state = PlayerState()
+    state.options.name = name
+    clock = actions.Clock()
+    daily = Daily(today.toordinal(), new_token())
+    actions.start_game(state, days.number_of(today), clock, daily=daily)
+    while not (state.game.hand_number == 4 and len(state.game.hand(0)) == 1):
+        game = state.game
+        if game.phase == "hand_over":
+            actions.next_hand(state, clock)
+        elif game.phase == "passing" and not state.awaiting_ok:
+            state.selected = players.choose_pass(game, 0)
+            actions.pass_selected(state, clock)
+        elif state.awaiting_ok:
+            actions.accept(state, clock)
+        else:
+            actions.play(state, players.choose_play(game, 0), clock)
+    assert state.game.turn == 0
+    return state
+
+
+def test_todays_deal_by_keyboard_alone(fresh_context, live_server):
+    """The menu by Alt+G and the arrows, the day's four hands by the keys, the final sheet's
+    Today's Sheet and the board reached by Tab and Enter; each dialog takes the focus."""
+    from tests.browser.test_challenge import play_to_the_end_by_keyboard
+    from tests.support.browser import played_until
+
+    base = live_server.url
+    _, number, readable = the_day()
+    context = fresh_context(reduced_motion="reduce", bypass_csp=True)
+    page = context.new_page()
+    axe = Axe(page)
+    open_at(page, base, played_until(617, lambda s: s.game.phase == "passing", name="Kay"))
+    expect(page.locator(TITLE)).to_have_text("Hearts - Game #617")
+    page.keyboard.press("Alt+g")
+    expect(page.get_by_role("menuitem", name="New Game")).to_be_focused()
+    for _ in range(12):
+        if page.evaluate("document.activeElement.textContent") == "Today's Deal...":
+            break
+        page.keyboard.press("ArrowDown")
+    expect(page.get_by_role("menuitem", name="Today's Deal...")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect_modal(page, "dialog-today")
+    expect(page.get_by_role("button", name="Play Today's Deal")).to_be_focused()
+    axe.check("Today's Deal by keyboard")
+    page.keyboard.press("Enter")
+    expect(page.locator(TITLE)).to_have_text(f"Hearts - Game #{number}")
+    play_to_the_end_by_keyboard(page)
+    assert [r.name for r in results()] == ["Kay"]
+    page.keyboard.press("Tab")
+    expect(page.locator(SHEET).get_by_role("link", name="Today's Sheet")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect_modal(page, "dialog-today-sheet")
+    box = page.locator("#dialog-today-sheet")
+    expect(box).to_have_accessible_name(f"Today's Deal, {readable}")
+    expect(box.get_by_role("button", name="OK")).to_be_focused()
+    for _ in range(6):
+        if page.evaluate("document.activeElement.textContent") == "Today's Board":
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect_modal(page, "dialog-today-board")
+    expect(page.locator("#dialog-today-board tr.yours")).to_contain_text("Kay")
+    axe.check("the board by keyboard")
+    page.keyboard.press("Escape")
+    expect(page.locator("#dialog-today-board")).to_have_count(0)
+    assert not axe.found, axe.found
+
+
+SIZES = [(320, 568), (375, 667), (667, 375), (1024, 768), (1280, 800), (1920, 1080)]
+
+
+def test_the_days_sheet_fits_every_size_from_a_phone_to_a_wide_screen(fresh_context, live_server):
+    base = live_server.url
+    context = fresh_context(reduced_motion="reduce", bypass_csp=True)
+    page = context.new_page()
+    open_at(page, base, daily_at_its_last_card())
+    page.locator('#table .hand .card:not([aria-disabled="true"])').first.click()
+    expect(page.locator(SHEET).get_by_role("link", name="Today's Sheet")).to_be_visible()
+    assert len(results()) == 1
+    axe = Axe(page)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{base}/today/sheet")
+        expect(page.locator("#dialog-today-sheet")).to_be_visible()
+        scroll = page.evaluate("document.documentElement.scrollWidth")
+        assert scroll <= width, f"the page scrolls sideways at {width}x{height}: {scroll}"
+        buttons_in_view(page, "#dialog-today-sheet", width, height)
+        axe.check(f"the day's sheet at {width}x{height}")
+    assert not axe.found, axe.found

@@ -280,3 +280,33 @@ def test_purge_today_removes_the_days_older_than_the_setting(settings):
     settings.HEARTS_TODAY_KEEP_DAYS = 0  # at least a day is kept whatever the setting
     call_command("purge_today", stdout=StringIO())
     assert DayResult.objects.filter(day=DAY).exists()
+
+
+@pytest.mark.parametrize("people", [3, 60])
+def test_the_board_and_the_sheets_figures_take_the_same_few_queries_whatever_the_size(
+    people, django_assert_num_queries
+):
+    from game.today import store
+
+    for i in range(people):
+        points = (i % 27, 0, 13, 1)
+        store.write(DAY, f"{i:016d}", f"P{i}", points, ["2C3C4C", "5D6D7D", "QSKSAS"], 0, 0)
+    with django_assert_num_queries(2):
+        board = store.board(DAY)
+    assert board.count == people and len(board.rows) == people
+    with django_assert_num_queries(3):
+        standing = store.standing(DAY, 14)
+    assert standing.count == people and sum(c for _, c in standing.totals) == people
+    with django_assert_num_queries(1):
+        shares = store.pass_shares(DAY)
+    assert shares[3] == [("AS", people), ("KS", people), ("QS", people)]
+
+
+def test_nothing_is_written_by_a_posted_score():
+    ada = Client()
+    for path in ("/today/sheet", "/today/board", "/today/board/2026-12-04"):
+        response = ada.post(path, {"points": "0,0,0,0", "total": 0, "name": "Ada"})
+        assert response.status_code == 405
+    response = ada.post("/today/", {"name": "Ada", "points": "0,0,0,0", "total": "0"})
+    assert response.status_code == 303  # only a game begins: its result comes from its play
+    assert DayResult.objects.count() == 0 and game_of(ada).tricks_played == 0
