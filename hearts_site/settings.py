@@ -129,6 +129,8 @@ HEARTS_TABLES_IN_ALL = os.environ.get("HEARTS_TABLES_IN_ALL") or "2000/h"
 HEARTS_TODAY_PER_ADDRESS = os.environ.get("HEARTS_TODAY_PER_ADDRESS") or "30/h"
 HEARTS_TODAY_IN_ALL = os.environ.get("HEARTS_TODAY_IN_ALL") or "20000/h"
 HEARTS_TODAY_KEEP_DAYS = int(os.environ.get("HEARTS_TODAY_KEEP_DAYS") or 90)
+# What draws each day's deal (game.today.day); empty: the secret key.
+HEARTS_TODAY_SECRET = os.environ.get("HEARTS_TODAY_SECRET", "")
 # Seconds a network table waits for a person before anyone may let a computer play for them.
 HEARTS_IDLE_SECONDS = int(os.environ.get("HEARTS_IDLE_SECONDS") or 60)
 # ... and at the score sheet, while their page is open: reading the score is not being away.

@@ -1,11 +1,14 @@
-"""Which deal is today's: a game number drawn from the date and the site's secret key, so that
-nobody can look a day's deal up before the day comes, and every instance agrees on it."""
+"""Which deal is today's: a game number drawn from the date and a secret (HEARTS_TODAY_SECRET,
+else the site's secret key), so that nobody can look a day's deal up before the day comes, and
+every instance agrees on it. A site that rotates its secret key sets HEARTS_TODAY_SECRET so that
+the rotation does not change the day's deal halfway through the day."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
 
+from django.conf import settings
 from django.utils.crypto import salted_hmac
 
 from game.engine import MAX_NUMBER
@@ -29,7 +32,8 @@ def today() -> dt.date:
 
 def number_of(day: dt.date) -> int:
     """The game number whose first four hands are ``day``'s deal (1 to 1,000,000)."""
-    digest = salted_hmac(SALT, day.isoformat(), algorithm="sha256").digest()
+    secret = settings.HEARTS_TODAY_SECRET or settings.SECRET_KEY
+    digest = salted_hmac(SALT, day.isoformat(), secret=secret, algorithm="sha256").digest()
     return int.from_bytes(digest[:8], "big") % MAX_NUMBER + 1
 
 

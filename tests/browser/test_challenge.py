@@ -15,12 +15,11 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.support.browser import (
     CARDS,
     LIT,
-    STATUS,
+    SHEET,
     TITLE,
     Axe,
     Watch,
     act,
-    click_button,
     expect_modal,
     heard,
     keys,
@@ -28,25 +27,16 @@ from tests.support.browser import (
     one_card_from_the_end,
     open_at,
     origin,
-    pass_by_keyboard,
-    pass_by_mouse,
+    play_to_the_end_by_keyboard,
+    play_to_the_end_by_mouse,
+    play_to_the_end_without_javascript,
+    state_in,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHEET = "#table dialog.sheet"
 COMPARED = "table.challenge-table"
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
-
-
-def state_in(context: BrowserContext):
-    """The solo state this browser's cookie holds: the game as this person played it."""
-    from django.conf import settings
-
-    from game.web.session import SessionStore, load
-
-    cookie = next(c for c in context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME)
-    return load(SessionStore(session_key=cookie["value"]))
 
 
 def points_of(context: BrowserContext) -> list[int]:
@@ -64,74 +54,6 @@ def anna_at_her_last_card(fresh_context, base: str, **options) -> tuple[BrowserC
     open_at(page, base, state)
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #617")
     return context, page
-
-
-def game_over(page: Page) -> bool:
-    return page.locator(f"{SHEET} .result").count() > 0
-
-
-# -- a whole game, three ways -------------------------------------------------------------------
-
-
-def play_to_the_end_by_mouse(page: Page, each_hand=None) -> None:
-    while True:
-        if page.locator("#pass-button").count():
-            pass_by_mouse(page)
-        expect(page.locator(STATUS)).to_have_text("Select a card to play.")
-        for _ in range(13):
-            act(page, page.locator(LIT).first)
-        expect(page.locator(SHEET)).to_be_visible()
-        if each_hand is not None:
-            each_hand()
-        if game_over(page):
-            return
-        click_button(page, "OK")
-
-
-def play_to_the_end_without_javascript(page: Page) -> None:
-    while True:
-        if page.locator("#pass-button").count():
-            for i in range(3):
-                page.locator(CARDS).nth(i).click(position={"x": 6, "y": 24})
-                expect(page.locator(f"{CARDS}.raised")).to_have_count(i + 1)
-            page.locator("#pass-button").click()
-            expect(page.locator(STATUS)).to_have_text("Press OK to accept cards.")
-            page.get_by_role("button", name="OK", exact=True).click()
-        for left in range(13, 0, -1):
-            expect(page.locator(STATUS)).to_have_text("Select a card to play.")
-            page.locator(LIT).first.click(position={"x": 6, "y": 24})
-            expect(page.locator(CARDS)).to_have_count(left - 1)
-        expect(page.locator(SHEET)).to_be_visible()
-        if game_over(page):
-            return
-        page.locator(SHEET).get_by_role("button", name="OK").click()
-        expect(page.locator(SHEET)).to_have_count(0)
-
-
-def focus_a_lit_card(page: Page) -> None:
-    """From the card in focus, Home then the right arrow until a card that may be played."""
-    page.keyboard.press("Home")
-    for _ in range(13):
-        if page.evaluate("document.activeElement.getAttribute('aria-disabled') !== 'true'"):
-            return
-        page.keyboard.press("ArrowRight")
-    raise AssertionError("no card may be played")
-
-
-def play_to_the_end_by_keyboard(page: Page) -> None:
-    while True:
-        if page.locator("#pass-button").count():
-            pass_by_keyboard(page, (1, 1))
-        expect(page.locator(STATUS)).to_have_text("Select a card to play.")
-        for _ in range(13):
-            expect(page.locator(CARDS + ":focus")).to_have_count(1)
-            focus_a_lit_card(page)
-            keys(page, "Enter")
-        expect(page.locator(f"{SHEET} button.push")).to_be_focused()
-        if game_over(page):
-            return
-        keys(page, "Enter")  # OK deals the next hand, and the focus goes to the cards
-        expect(page.locator(CARDS).first).to_be_focused()
 
 
 def expect_both(page: Page, anna: list[int], bea: list[int]) -> None:

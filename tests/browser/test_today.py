@@ -12,13 +12,20 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.test_challenge import (
+from tests.support.browser import (
     SHEET,
+    TITLE,
+    Axe,
+    Watch,
+    expect_modal,
+    open_at,
+    origin,
+    play_to_the_end_by_keyboard,
     play_to_the_end_by_mouse,
     play_to_the_end_without_javascript,
+    played_until,
     state_in,
 )
-from tests.support.browser import TITLE, Axe, Watch, expect_modal, open_at, origin
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -270,9 +277,6 @@ def daily_at_its_last_card(name: str = "Ada"):
 def test_todays_deal_by_keyboard_alone(fresh_context, live_server):
     """The menu by Alt+G and the arrows, the day's four hands by the keys, the final sheet's
     Today's Sheet and the board reached by Tab and Enter; each dialog takes the focus."""
-    from tests.browser.test_challenge import play_to_the_end_by_keyboard
-    from tests.support.browser import played_until
-
     base = live_server.url
     _, number, readable = the_day()
     context = fresh_context(reduced_motion="reduce", bypass_csp=True)

@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.test import Client
 
 from game.engine import Game, SplitMix64
+from game.engine.handlog import kept_for_review
 from game.names import NAME_MAX
 from game.web.challenge import (
     COUNT_MAX,
@@ -237,3 +238,55 @@ def card_a_computer_takes(state: PlayerState) -> str | None:
         if after.phase == "playing" and after.trick and after.tricks_played > game.tricks_played:
             return code
     return None
+
+
+# -- the largest cookie over a whole game (tests/web/test_cookie_size.py, tests/today/) -----------
+
+
+def largest_over_the_longest_game(dress=None) -> tuple[int, int]:
+    """The longest Set-Cookie over every state of the longest random game, each with the undo
+    snapshot, the last hand kept for review, a long name, big statistics and a notice, and
+    whatever ``dress`` adds; and the number of states."""
+    states = longest_random_game()
+    assert len(states[-1].history) >= 10
+    assert any(game.hand_number > 1 and game.phase == "playing" for game in states)
+    largest = 0
+    kept = None  # the last finished hand, kept for its review until the next one ends
+    for before, game in zip(states, states[1:], strict=False):
+        kept = kept_for_review(before, kept) if game.hand_number != before.hand_number else kept
+        state = PlayerState(game=game, undo=before.to_dict(), seq=10**6, fresh_from=51)
+        state.last_hand = kept
+        state.options.name = LONG_NAME
+        state.stats = BIG_STATS
+        state.notice = "That was already done. The table shows where the game is now."
+        if dress is not None:
+            dress(state)
+        largest = max(largest, set_cookie_length(state))
+    return largest, len(states)
+
+
+def largest_through_the_site(client) -> int:
+    """The longest Set-Cookie the site sends while ``client`` plays its game to the end."""
+    largest = 0
+    while game_of(client).phase != "game_over":
+        game = game_of(client)
+        if game.phase == "passing":
+            response = pass_three(client)
+        elif state_of(client).awaiting_ok:
+            response = post(client, "/accept")
+        elif game.phase == "hand_over":
+            response = post(client, "/next")
+        else:
+            response = post(client, "/play", card=game.legal_plays(0)[-1])
+        cookie = response.cookies.get(settings.SESSION_COOKIE_NAME)
+        if cookie is not None:
+            largest = max(largest, len(cookie.output(header="Set-Cookie:")))
+    return largest
+
+
+def big_client():
+    client = named_client(LONG_NAME)
+    state = state_of(client)
+    state.stats = BIG_STATS
+    store(client, state)
+    return client

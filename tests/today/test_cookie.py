@@ -7,9 +7,17 @@ from django.conf import settings
 
 from game.web.challenge import COUNT_MAX, Tally
 from game.web.player import Daily, PlayerState, Streak
-from tests.support.web import LIMIT, LONG_NAME, game_of, state_of
-from tests.today.test_play import DAY, on_the_day  # noqa: F401 (the fixture)
-from tests.web.test_cookie_size import big_client, largest_over_the_longest_game, post
+from tests.support.web import (
+    LIMIT,
+    LONG_NAME,
+    big_client,
+    game_of,
+    largest_over_the_longest_game,
+    post,
+    state_of,
+)
+
+DAY = dt.date(2026, 12, 4)  # conftest.py's
 
 pytestmark = pytest.mark.django_db
 

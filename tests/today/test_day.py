@@ -21,6 +21,14 @@ def test_another_secret_key_draws_other_deals():
         assert [number_of(DAY + dt.timedelta(days=d)) for d in range(3)] != PINNED
 
 
+def test_a_days_own_secret_keeps_the_deals_across_a_rotation_of_the_key():
+    with override_settings(HEARTS_TODAY_SECRET="the days' own"):
+        kept = [number_of(DAY + dt.timedelta(days=d)) for d in range(3)]
+        with override_settings(SECRET_KEY="the key after its rotation"):
+            assert [number_of(DAY + dt.timedelta(days=d)) for d in range(3)] == kept
+    assert kept != PINNED
+
+
 def test_the_days_game_ends_after_four_hands_one_of_each_pass():
     game = Game.new(number_of(DAY), hands=4)
     assert [Game.at_hand(game.number, k).pass_direction for k in range(1, 5)] == [

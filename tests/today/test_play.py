@@ -14,13 +14,7 @@ from tests.support.web import HX, game_of, post, state_of
 
 pytestmark = pytest.mark.django_db
 
-DAY = dt.date(2026, 12, 4)
-
-
-@pytest.fixture(autouse=True)
-def on_the_day(monkeypatch):
-    """Today is DAY, whatever the machine's clock says (a test moves it on by hand)."""
-    monkeypatch.setattr(days, "clock", lambda: DAY)
+DAY = dt.date(2026, 12, 4)  # conftest.py's: every test here is played on it
 
 
 def start(client: Client, name: str = "Ada", htmx: bool = True):

@@ -6,7 +6,7 @@ import re
 from tests.support import REPO
 
 TESTS = REPO / "tests"
-LAYERS = {"engine", "players", "web", "solo", "network", "browser", "tools"}
+LAYERS = {"engine", "players", "web", "solo", "network", "today", "browser", "tools"}
 FROM_A_TEST = re.compile(r"^\s*(?:from|import) tests\.\w+\.test_\w+", re.M)
 
 
