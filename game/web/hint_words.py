@@ -200,18 +200,21 @@ def shooters_void(game: Game, seat: int, figures: PlayFigures, names: Sequence[s
 
 
 def guard(game: Game, seat: int, figures: PlayFigures) -> str:
-    """ "keeping two lower spades to guard the queen": the seat holds the queen of spades, the
-    card is not a spade, and every lower spade it might have played instead costs it at least
-    ``CLOSE`` points more by the search's figures (spending a guard is what the card avoids)."""
+    """ "keeping two lower spades to guard the queen": the seat holds the queen of spades with
+    one to ``GUARDS`` lower spades, plays no spade and plays for no moon, and every spade it
+    might have played instead (a guard, or the queen herself) costs it at least ``CLOSE``
+    points more by the search's figures: spending a guard is what the card avoids."""
     hand = game.hand(seat)
     queen = Card.parse("QS").index
     low = [c for c in hand if c[1] == "S" and Card.parse(c).index < queen]
-    if "QS" not in hand or figures.card[1] == "S" or not 0 < len(low) <= GUARDS:
+    if "QS" not in hand or figures.card[1] == "S" or figures.shooting:
         return ""
     by_card = {c.card: c for c in figures.candidates}
     mine = by_card.get(figures.card)
-    spent = [by_card[c] for c in low if c in by_card]
-    if mine is None or not spent or any(c.points < mine.points + CLOSE for c in spent):
+    spent = [by_card[c] for c in (*low, "QS") if c in by_card]
+    if not 0 < len(low) <= GUARDS or mine is None or not spent:
+        return ""
+    if any(c.points < mine.points + CLOSE for c in spent):
         return ""
     return f"keeping {count(len(low), 'lower spade')} to guard the queen"
 

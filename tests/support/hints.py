@@ -267,13 +267,13 @@ def check_move(move: str, game: Game, seat: int, figures, names: list[str]) -> N
         return
     if m := re.fullmatch(r"keeping (\w+) lower (spades?) to guard the queen", move):
         low = below_queen(hand)
-        assert "QS" in hand and code[1] != "S", move
+        assert "QS" in hand and code[1] != "S" and not figures.shooting, move
         assert WORD[m.group(1)] == low and 1 <= low <= 3, (move, hand)
         assert m.group(2) == ("spade" if low == 1 else "spades"), move
         by_card = {c.card: c for c in figures.candidates}
-        spent = [by_card[c] for c in by_card if c[1] == "S" and c != "QS" and c in hand]
-        spent = [c for c in spent if Card.parse(c.card).index < Card.parse("QS").index]
-        assert spent, ("no lower spade might have been played instead", move)
+        queen = Card.parse("QS").index
+        spent = [by_card[c] for c in by_card if c[1] == "S" and Card.parse(c).index <= queen]
+        assert spent, ("no spade might have been played instead", move)
         assert all(c.points >= by_card[code].points + CLOSE - 1e-9 for c in spent), (move, spent)
         return
     assert game.trick, move

@@ -504,6 +504,11 @@ def test_a_lead_into_the_shooters_void_and_a_kept_guard_are_said_as_a_player_wou
         "Hint: play the seven of clubs, keeping one lower spade to guard the queen. "
     ), text
     hints.check_play(text, game, 0, guarded, NAMES)
+    # nor where the search plays for a moon of your own, nor where the queen led costs no more
+    shooting = dataclasses.replace(guarded, shooting=True)
+    assert "guard" not in hints.sentences(hint_text(game, 0, shooting, NAMES))[0]
+    queen = dataclasses.replace(guarded, candidates=(*guarded.candidates, card("QS", 2.1)))
+    assert "guard" not in hints.sentences(hint_text(game, 0, queen, NAMES))[0]
     # the guard is not the reason where spending it costs about as much
     cheap = dataclasses.replace(guarded, candidates=(card("7C", 2.0), card("2S", 2.3)))
     assert hints.sentences(hint_text(game, 0, cheap, NAMES))[0] == "Hint: play the seven of clubs."
