@@ -16,7 +16,6 @@ their SHA-256. The solo game's requests never reach this module.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import math
@@ -232,8 +231,10 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         return ask_name(request, state, code)
     seen = Seen(row, state, seat, since_of(request))
     if request.session.pop(HINT_ONCE, None) == code:  # the answer to a plain form's Hint
-        with contextlib.suppress(IllegalMove):  # nothing to choose any more: the table alone
+        try:
             seen.hint = tables.hint(state, seat)
+        except IllegalMove as refusal:  # nothing to choose: said once, on this page
+            return draw(request, seen, str(refusal))
     return draw(request, seen)
 
 
@@ -484,13 +485,13 @@ def hint(request: HttpRequest, code: str) -> HttpResponse:
     at = seated(request, code)
     if isinstance(at, HttpResponse):
         return at
+    if request.method == "POST" and not request.htmx:  # a plain form: a 303, as every action
+        request.session[HINT_ONCE] = code  # the table it leads to searches and shows it, once
+        return see(code)
     try:
         at.hint = tables.hint(at.state, at.seat)
     except IllegalMove as refusal:
         return draw(request, at, str(refusal))
-    if request.method == "POST" and not request.htmx:  # a plain form: a 303, as every action
-        request.session[HINT_ONCE] = code  # the table it leads to shows the hint, once
-        return see(code)
     return draw(request, at)
 
 

@@ -6,7 +6,8 @@ damaged link can still offer the game. The payload's form is ``game.web.challeng
 ``/challenge``: the link for the game just finished (a dialog; its field can be selected, and
 copied with a button when JavaScript is on). ``/challenge/<link>``: the friend's page, whose one
 button plays the same deals; opened by someone whose result it already carries, the reply (both
-results, the verdict, OK first); a bad link gets a page saying so and changes nothing.
+results, the verdict, OK first); opened by its sender, a reminder that it is theirs to send;
+a bad link gets a page saying so and changes nothing.
 """
 
 from __future__ import annotations
@@ -135,6 +136,12 @@ def own_result(challenge: Challenge, state: PlayerState) -> Result | None:
     return next((r for r in challenge.results[:-1] if r.name == name), None)
 
 
+def sent_by_you(challenge: Challenge, state: PlayerState) -> bool:
+    """The link is yours: its sender (the latest result) bears your name, as ``own_result``
+    tells your result in a reply by its name."""
+    return bool(state.options.name) and challenge.sender.name == link_name(state.options.name)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def take_up(request: HttpRequest, link: str) -> HttpResponse:
     """The friend's page: who challenges and what they made of the game, and one button that
@@ -159,6 +166,9 @@ def take_up(request: HttpRequest, link: str) -> HttpResponse:
         "current": state.game.number if state.game else None,
     }
     if request.method in ("GET", "HEAD"):
+        if sent_by_you(challenge, state):  # your own link, opened again: to send, not to play
+            context["address"] = request.build_absolute_uri()
+            return dialog(request, "challenge_own", context, state, timing)
         mine = own_result(challenge, state)
         if mine is not None:  # the reply to a challenge of yours: no new challenge unasked
             others = tuple(r for r in challenge.results if r is not mine)

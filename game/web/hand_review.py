@@ -322,7 +322,8 @@ def judge_play(view: View, code: str, core=None) -> tuple[Judgement, Appraisal |
     hint = DECK[hinted].code
     reps = list(appraisal.values)
     mine, theirs = same_as(card, reps), same_as(hinted, reps)
-    cost = max(0.0, appraisal.values[mine] - appraisal.values[theirs])
+    difference = appraisal.values[mine] - appraisal.values[theirs]
+    cost = max(0.0, difference)
     deeper = deeper_choice(appraisal, theirs)
     if card == hinted:
         sentence = f"You played the {DECK[card].name}: fine, the hint plays it too."
@@ -333,7 +334,7 @@ def judge_play(view: View, code: str, core=None) -> tuple[Judgement, Appraisal |
         )
     elif mine == theirs or cost <= FINE_MARGIN:
         sentence = (
-            f"You played the {DECK[card].name}: fine, {near(cost)} the hint's card, "
+            f"You played the {DECK[card].name}: fine, {near(difference)} the hint's card, "
             f"the {DECK[hinted].name}."
         )
     else:
@@ -405,7 +406,7 @@ def _judge_pass(game: Game, seat: int, record: HandRecord, core) -> Judgement:
         tail = (
             "the hint passes the same"
             if codes == hint_codes
-            else f"{near(max(cost, 0.0))} the hint's {cards_text(hint_codes)}"
+            else f"{near(cost)} the hint's {cards_text(hint_codes)}"
         )
         sentence = f"Your pass: fine, {tail}."
         return Judgement(0, codes, hint_codes, round(max(cost, 0.0), 2), "fine", sentence)
@@ -416,11 +417,17 @@ def _judge_pass(game: Game, seat: int, record: HandRecord, core) -> Judgement:
     return Judgement(0, codes, hint_codes, round(cost, 2), "costly", sentence)
 
 
-def near(cost: float) -> str:
-    """How close a fine choice came to the hint's, before "the hint's ...": "within 0.3
-    expected points of", or "as good as" when the difference rounds to nothing."""
-    shown = f"{cost:.1f}"
-    return "as good as" if shown == "0.0" else f"within {shown} expected points of"
+def near(difference: float) -> str:
+    """How a fine choice compares with the hint's, before "the hint's ...": "within 0.3
+    expected points of" (it costs that much more), "as good as" when the difference rounds to
+    nothing (within the hint's own margin for "as good"), and where the deeper look values it
+    more, "by a deeper look 0.3 expected points better than"."""
+    shown = f"{abs(difference):.1f}"
+    if shown == "0.0":
+        return "as good as"
+    if difference < 0:
+        return f"by a deeper look {shown} expected points better than"
+    return f"within {shown} expected points of"
 
 
 def kept_queen_text(guards: int) -> str:

@@ -31,6 +31,7 @@ CLOSE = 0.5  # mean points for the hand within which two cards are too close to 
 AS_GOOD = 0.2  # mean points for the hand within which another card is called as good
 AS_GOOD_CLEAN = 0.1  # ... and its share of deals clean on this trick no further from the hint's
 AS_GOOD_MOST = 3  # cards named as good, the hint's among them; more, and none is
+GUARDS = 3  # lower spades said to guard the queen; with more, one spent is no guard lost
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}
 NUMBER_WORDS = (
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -144,22 +145,28 @@ def hint_parts(game: Game, seat: int, figures, names: Sequence[str]) -> tuple[st
 def play_text(game: Game, seat: int, figures: PlayFigures, names: Sequence[str]) -> str:
     """ "Hint: play the four of clubs, ducking under the nine of clubs. With it you take no
     points on this trick in 9 of 10 deals the computers imagine, ..." """
-    move = hearts_move(game, seat, figures.card) if figures.candidates else ""
+    move = hearts_move(game, seat, figures, names) if figures.candidates else ""
     head = f"Hint: play {the(figures.card)}{f', {move}' if move else ''}."
     return f"{head} {play_reason(game, seat, figures, names)}"
 
 
-def hearts_move(game: Game, seat: int, code: str) -> str:
+def hearts_move(game: Game, seat: int, figures: PlayFigures, names: Sequence[str]) -> str:
     """The card's move in a Hearts player's words, read from the table and the seat's own hand
     (the figures come after it): a duck, a trick taken with nothing on it, a discard that throws
-    the queen or a heart or voids a suit, a low spade led to draw out the queen."""
+    the queen or a heart or voids a suit, a lead into the void of the seat that could shoot the
+    moon, a low spade led to draw out the queen, a card that keeps the queen's guard where a low
+    spade would cost you."""
+    code = figures.card
     rank = Card.parse(code).index
     hand = game.hand(seat)
     if not game.trick:
+        into_void = shooters_void(game, seat, figures, names)
+        if into_void:
+            return into_void
         queen_out = "QS" not in hand and "QS" not in played(game)
         if code[1] == "S" and rank < Card.parse("QS").index and queen_out:
             return "leading a low spade to draw out the queen"
-        return ""
+        return guard(game, seat, figures)
     led = game.trick[0][1][1]
     best = max((c for _, c in game.trick if c[1] == led), key=lambda c: Card.parse(c).index)
     if code[1] == led:
@@ -177,7 +184,39 @@ def hearts_move(game: Game, seat: int, code: str) -> str:
         return f"voiding your {SUIT_NAMES[code[1]]}"
     if code[1] == "H":
         return f"throwing a heart on {trick}"
-    return ""
+    return guard(game, seat, figures)
+
+
+def shooters_void(game: Game, seat: int, figures: PlayFigures, names: Sequence[str]) -> str:
+    """ "leading diamonds, which Ben has none of, so Ben cannot take it": a lead in a suit the
+    seat that could shoot the moon has shown it holds none of (it has taken every point so far,
+    the search sees its moon); it cannot win the trick, and what it throws goes to another."""
+    taker = lone_taker(game)
+    suit = figures.card[1]
+    if taker in (None, seat) or figures.threat != taker or not shown_void(game, taker, suit):
+        return ""
+    name = names[taker]
+    return f"leading {SUIT_NAMES[suit]}, which {name} has none of, so {name} cannot take it"
+
+
+def guard(game: Game, seat: int, figures: PlayFigures) -> str:
+    """ "keeping two lower spades to guard the queen": the seat holds the queen of spades with
+    one to ``GUARDS`` lower spades, plays no spade and plays for no moon, and every spade it
+    might have played instead (a guard, or the queen herself) costs it at least ``CLOSE``
+    points more by the search's figures: spending a guard is what the card avoids."""
+    hand = game.hand(seat)
+    queen = Card.parse("QS").index
+    low = [c for c in hand if c[1] == "S" and Card.parse(c).index < queen]
+    if "QS" not in hand or figures.card[1] == "S" or figures.shooting:
+        return ""
+    by_card = {c.card: c for c in figures.candidates}
+    mine = by_card.get(figures.card)
+    spent = [by_card[c] for c in (*low, "QS") if c in by_card]
+    if not 0 < len(low) <= GUARDS or mine is None or not spent:
+        return ""
+    if any(c.points < mine.points + CLOSE for c in spent):
+        return ""
+    return f"keeping {count(len(low), 'lower spade')} to guard the queen"
 
 
 def played(game: Game) -> set[str]:

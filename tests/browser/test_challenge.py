@@ -331,3 +331,28 @@ def test_the_reply_says_so_and_axe_finds_nothing(fresh_context, live_server):
     axe = Axe(anna)
     axe.check("a challenge's reply")
     assert axe.found == [], axe.found
+
+
+def test_your_own_link_opened_again_says_so_and_axe_finds_nothing(fresh_context, live_server):
+    """Anna opens the link she is about to send: it read "Anna challenges you" and offered her
+    own deals as a challenge to herself."""
+    from game.solo.challenge import link_of
+    from game.web.challenge import Result, with_result
+
+    context, anna = anna_at_her_last_card(fresh_context, live_server.url, bypass_csp=True)
+    act(anna, anna.locator(LIT).first)
+    expect(anna.locator(f"{SHEET} .result")).to_be_visible()
+    game = state_in(context).game
+    mine = Result("Anna", tuple(row[0] for row in game.history), 0 in game.winners)
+    anna.goto(f"{live_server.url}/challenge/{link_of(with_result(game, None, mine))}")
+    expect_modal(anna, "dialog-challenge")
+    dialog = anna.locator("#dialog-challenge")
+    expect(dialog).to_contain_text("This is your challenge to game #617: send this link")
+    expect(dialog).not_to_contain_text("challenges you")
+    expect(dialog.get_by_role("button", name="Play the Same Deals")).to_have_count(0)
+    expect(dialog.get_by_role("button", name="OK")).to_be_focused()
+    axe = Axe(anna)
+    axe.check("your own challenge link")
+    assert axe.found == [], axe.found
+    dialog.get_by_role("button", name="OK").click()
+    expect(anna.locator("#dialog-challenge")).to_have_count(0)

@@ -451,3 +451,35 @@ def test_without_javascript_h_at_a_table_redirects_and_shows_the_hint_once():
     assert status_of(page).startswith("Hint: pass the ")
     again = bob.client.get(sent["Location"]).content.decode()  # a reload: the table as it is
     assert " hinted" not in again and not status_of(again).startswith("Hint:")
+
+
+def test_without_javascript_h_at_a_table_searches_once(monkeypatch):
+    """Hint by a plain form ran the seat's search twice: once for the POST (whose answer is only
+    a 303) and again for the table's page it leads to. The solo game searches once (9d8f486);
+    so does a table. Counted where the search is asked for, the real search running."""
+    anna, bob = started("Anna", "Bob", number=SECRET)
+    searched = []
+    weigh = players.weigh_pass
+
+    def counted(*args):
+        searched.append(args[1])
+        return weigh(*args)
+
+    monkeypatch.setattr(players, "weigh_pass", counted)
+    sent = bob.client.post(f"/t/{anna.code}/hint")
+    assert sent.status_code == 303
+    page = bob.client.get(sent["Location"]).content.decode()
+    assert status_of(page).startswith("Hint: pass the ")
+    assert searched == [1], f"the hint's search ran {len(searched)} times for one Hint"
+    # nothing to choose once Bob has passed: the refusal said once on the page, no search
+    for card in table_of(anna.code)[1].game.hand(1)[:3]:
+        bob.post("select", card=card)
+    bob.post("pass")
+    assert table_of(anna.code)[1].game.has_passed(1)
+    sent = bob.client.post(f"/t/{anna.code}/hint")
+    assert sent.status_code == 303
+    page = bob.client.get(sent["Location"]).content.decode()
+    assert searched == [1] and " hinted" not in page
+    assert "no hint" in status_of(page), status_of(page)
+    again = bob.client.get(sent["Location"]).content.decode()
+    assert "no hint" not in status_of(again)

@@ -358,3 +358,33 @@ def test_the_payload_alone_says_nothing_without_its_number():
     anna = Result("Anna", (3,), won=False)
     challenge = Challenge(617, False, (anna,))
     assert "617" not in pack(challenge)
+
+
+def test_your_own_link_opened_again_says_it_is_yours_and_offers_no_challenge():
+    """Anna copies her link and opens it herself (to try it, or later from her chat): it read
+    "Anna challenges you to game #617" and offered her the same deals as a challenge to herself.
+    It says the link is hers, to send to a friend, with her result, and OK; nothing changes. So
+    for Bea's own "Send Your Result" link, after Anna's result."""
+    anna_client, anna = anna_finished()
+    path = link_in(anna_client.get("/challenge"))
+    opened = anna_client.get(path)
+    said, seen = words(opened), text(opened)
+    assert opened.status_code == 200
+    assert "Anna challenges you" not in said, said
+    assert "This is your challenge to game #617: send this link to a friend." in said, said
+    assert summary(read_link(path.removeprefix("/challenge/")).results[0]) in seen
+    assert (
+        "Play the Same Deals" not in seen
+        and 'method="post"' not in seen.split("dialog-challenge")[-1]
+    )
+    assert re.search(r'<button type="submit" class="push"[^>]*autofocus[^>]*>OK</button>', seen)
+    assert state_of(anna_client).game.phase == Phase.GAME_OVER  # nothing changed
+    bea = Client()
+    bea.post(path, {"name": "Bea"})
+    state = state_of(bea)
+    finish(state)
+    store(bea, state)
+    back = link_in(bea.get("/challenge"))
+    said = words(bea.get(back))
+    assert "Bea challenges you" not in said, said
+    assert "This is your challenge to game #617: send this link to a friend." in said, said

@@ -122,7 +122,7 @@ def check_play(
     assert head, text
     assert code_of(head.group(1)) == figures.card, text
     if head.group(2):
-        check_move(head.group(2), game, seat, figures.card)
+        check_move(head.group(2), game, seat, figures, names)
     by_card = {c.card: c for c in figures.candidates}
     mine = by_card.get(figures.card)
     others = [c for c in figures.candidates if c is not mine]
@@ -246,14 +246,35 @@ def check_play(
     return kinds
 
 
-def check_move(move: str, game: Game, seat: int, code: str) -> None:
-    """The card's move in a Hearts player's words, against the table and the seat's hand."""
+def check_move(move: str, game: Game, seat: int, figures, names: list[str]) -> None:
+    """The card's move in a Hearts player's words, against the table, the seat's hand and (for
+    a guard kept, a shooter's void led) the figures of the decision."""
+    code = figures.card
     index = Card.parse(code).index
     hand = game.hand(seat)
     gone = {c for t in game.completed_tricks for _, c in t.plays}
     if move == "leading a low spade to draw out the queen":
         assert not game.trick and code[1] == "S" and index < Card.parse("QS").index, move
         assert "QS" not in hand and "QS" not in gone, move
+        return
+    if m := re.fullmatch(r"leading (\w+), which (\w+) has none of, so (\w+) cannot take it", move):
+        assert not game.trick and SUITS[m.group(1)] == code[1], move
+        taker = names.index(m.group(2))
+        assert m.group(3) == m.group(2) and taker != seat and figures.threat == taker, move
+        points = game.hand_points()
+        assert points[taker] == sum(points) > 0, ("not the lone taker of every point", move)
+        assert voids_seen(game, taker, code[1]), ("no void shown", move)
+        return
+    if m := re.fullmatch(r"keeping (\w+) lower (spades?) to guard the queen", move):
+        low = below_queen(hand)
+        assert "QS" in hand and code[1] != "S" and not figures.shooting, move
+        assert WORD[m.group(1)] == low and 1 <= low <= 3, (move, hand)
+        assert m.group(2) == ("spade" if low == 1 else "spades"), move
+        by_card = {c.card: c for c in figures.candidates}
+        queen = Card.parse("QS").index
+        spent = [by_card[c] for c in by_card if c[1] == "S" and Card.parse(c).index <= queen]
+        assert spent, ("no spade might have been played instead", move)
+        assert all(c.points >= by_card[code].points + CLOSE - 1e-9 for c in spent), (move, spent)
         return
     assert game.trick, move
     led = game.trick[0][1][1]

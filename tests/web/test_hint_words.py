@@ -5,6 +5,7 @@ of real games with the search's own figures (``weigh_play`` / ``weigh_pass``).""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -474,3 +475,74 @@ def test_the_hint_names_its_move_as_a_hearts_player_would_then_the_figures():
             game.play(seat, figures.card)
     kinds = {move.split(" the ")[0].split(" your ")[0].split(" a ")[0] for move in moves}
     assert {"ducking under", "voiding", "throwing"} <= kinds, kinds
+
+
+# Ben has taken every point (five hearts) and has shown no clubs (the first trick); you lead,
+# holding the queen of spades and one lower spade.
+BEN_VOID_IN_CLUBS = craft(
+    {0: "7C 8C 9C TC 6H 7H 2S QS", 1: "5C 6C JC QC 8S TS 9H TH", 2: "KC AC 7S KS AS QH TD JD"},
+    ("0 2C 3C 4C 2D", "2 5D AD 6D 7D", "3 KD 5H 8D 9D", "3 AH 2H 3H 4H", "3 3S 9S 4S 5S"),
+)
+
+
+def test_a_lead_into_the_shooters_void_and_a_kept_guard_are_said_as_a_player_would():
+    """Issue 50: "a Hearts reason first (duck, keep a guard, void a suit, bleed spades, lead the
+    shooter's void)": the last two were never said."""
+    game = BEN_VOID_IN_CLUBS
+    assert game.turn == 0 and game.hand_points() == (0, 0, 0, 5)
+    into_void = PlayFigures("7C", (card("7C", 2.0), card("2S", 4.0)), threat=3, shooting=False)
+    text = hint_text(game, 0, into_void, NAMES)
+    assert text.startswith(
+        "Hint: play the seven of clubs, leading clubs, which Ben has none of, so Ben cannot "
+        "take it. "
+    ), text
+    hints.check_play(text, game, 0, into_void, NAMES)
+    # no moon seen by the search: the club keeps the queen's one guard, which the two would spend
+    guarded = dataclasses.replace(into_void, threat=None)
+    text = hint_text(game, 0, guarded, NAMES)
+    assert text.startswith(
+        "Hint: play the seven of clubs, keeping one lower spade to guard the queen. "
+    ), text
+    hints.check_play(text, game, 0, guarded, NAMES)
+    # nor where the search plays for a moon of your own, nor where the queen led costs no more
+    shooting = dataclasses.replace(guarded, shooting=True)
+    assert "guard" not in hints.sentences(hint_text(game, 0, shooting, NAMES))[0]
+    queen = dataclasses.replace(guarded, candidates=(*guarded.candidates, card("QS", 2.1)))
+    assert "guard" not in hints.sentences(hint_text(game, 0, queen, NAMES))[0]
+    # the guard is not the reason where spending it costs about as much
+    cheap = dataclasses.replace(guarded, candidates=(card("7C", 2.0), card("2S", 2.3)))
+    assert hints.sentences(hint_text(game, 0, cheap, NAMES))[0] == "Hint: play the seven of clubs."
+    # the checker holds each to the table: a false void, a false guard, fail
+    with pytest.raises(AssertionError):
+        hints.check_move("leading clubs, which Pauline has none of, so Pauline cannot take it",
+                         game, 0, into_void, NAMES)  # fmt: skip
+    with pytest.raises(AssertionError):
+        hints.check_move("keeping one lower spade to guard the queen", game, 0, cheap, NAMES)
+    with pytest.raises(AssertionError):
+        hints.check_move("keeping two lower spades to guard the queen", game, 0, guarded, NAMES)
+
+
+def test_every_move_over_whole_hands_is_true_of_the_table_and_the_figures():
+    """Every card of every seat over 41 hands of numbered games, each move in a player's words
+    read back (``check_move``) against the table and the figures of that decision; between
+    them they name every kind of move, a shooter's void led among them (game 653, hand 2)."""
+    moves = []
+    for number, k in [(n, k) for n in range(615, 625) for k in (1, 2, 3, 4)] + [(653, 2)]:
+        game = Game.at_hand(number, k)
+        if game.phase == "passing":
+            passes = [players.choose_pass(game, seat) for seat in range(4)]
+            for seat in range(4):
+                game.pass_cards(seat, passes[seat])
+        while game.phase == "playing":
+            seat = game.turn
+            figures = players.weigh_play(game, seat)
+            names = ["You" if s == seat else n for s, n in enumerate(["Ada", *NAMES[1:]])]
+            text = hint_text(game, seat, figures, names)
+            hints.check_play(text, game, seat, figures, names)
+            head = hints.sentences(text)[0]
+            moves += [head.split(", ", 1)[1].removesuffix(".")] if ", " in head else []
+            game.play(seat, figures.card)
+    kinds = {" ".join(move.split(" ")[:2]) for move in moves}
+    assert {"ducking under", "taking a", "throwing her", "throwing a", "voiding your",
+            "leading a", "keeping one", "keeping two"} <= kinds, kinds  # fmt: skip
+    assert any(re.fullmatch(r"leading \w+, which \w+ has none of, .+", m) for m in moves), kinds

@@ -196,3 +196,44 @@ def test_the_review_never_calls_another_card_the_hint_s_nor_a_hinted_card_costly
             assert said[trick] in named, f"trick {trick}: the hint said {said[trick]}: {sentence}"
         if trick not in strays:
             assert verdict != "costly", f"trick {trick}, the hint's own card: {sentence}"
+
+
+def test_as_good_as_the_hints_card_only_where_the_two_are_worth_the_same():
+    """A card the review's deeper look valued up to half a point better than the hint's was
+    called "as good as the hint's card" (its cost, clipped at nothing, rounded to nothing): "You
+    played the eight of hearts: fine, as good as the hint's card, the seven of spades." Every
+    card you may play at each of your turns in the first hands of games 617 to 624, judged;
+    "as good as" only within the hint's own tight margin, and a better card said to be better."""
+    from game import players
+    from game.engine import Game
+    from game.engine.cards import INDEX_OF
+    from game.players.review import same_as
+    from game.players.view import view_of
+    from game.web.hand_review import judge_play
+    from game.web.hint_words import AS_GOOD
+
+    seen = {"as good": 0, "better": 0}
+    for number in range(617, 625):
+        game = Game.at_hand(number, 1)
+        passes = [players.choose_pass(game, seat) for seat in range(4)]
+        for seat in range(4):
+            game.pass_cards(seat, passes[seat])
+        while game.phase == "playing":
+            if game.turn == 0:
+                view = view_of(game, 0)
+                for code in game.legal_plays(0):
+                    judged, appraisal = judge_play(view, code)
+                    if appraisal is None or judged.verdict != "fine":
+                        continue
+                    values, reps = appraisal.values, list(appraisal.values)
+                    mine = values[same_as(INDEX_OF[code], reps)]
+                    diff = mine - values[same_as(INDEX_OF[judged.hint[0]], reps)]
+                    if "as good as" in judged.sentence:
+                        assert abs(diff) <= AS_GOOD, (round(diff, 2), judged.sentence)
+                        seen["as good"] += 1
+                    if "better than the hint's" in judged.sentence:
+                        shown = re.search(r"(\d\.\d) expected points better", judged.sentence)
+                        assert diff < 0 and abs(float(shown.group(1)) + diff) <= 0.05 + 1e-9
+                        seen["better"] += 1
+            game.play(game.turn, players.choose_play(game, game.turn))
+    assert seen["as good"] > 20 and seen["better"] > 0, seen
