@@ -118,7 +118,7 @@ def standing(day: dt.date, total: int) -> Standing:
     counted = results.aggregate(n=Count("id"), better=Count("id", filter=Q(total__lt=total)))
     n = counted["n"]
     totals = results.order_by("total").values_list("total", flat=True)
-    middle = list(totals[(n - 1) // 2 : n // 2 + 1])
+    middle = list(totals[(n - 1) // 2 : n // 2 + 1]) if n else []
     median = sum(middle) / len(middle) if middle else None
     grouped = results.values("total").annotate(c=Count("id")).order_by("total")
     return Standing(n, counted["better"] + 1, median, tuple((g["total"], g["c"]) for g in grouped))

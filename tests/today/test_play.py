@@ -304,3 +304,11 @@ def test_nothing_is_written_by_a_posted_score():
     response = ada.post("/today/", {"name": "Ada", "points": "0,0,0,0", "total": "0"})
     assert response.status_code == 303  # only a game begins: its result comes from its play
     assert DayResult.objects.count() == 0 and game_of(ada).tricks_played == 0
+
+
+def test_a_day_without_results_has_no_place_nor_median():
+    from game.today import store
+
+    standing = store.standing(DAY, 30)
+    assert (standing.count, standing.place, standing.median, standing.totals) == (0, 1, None, ())
+    assert store.board(DAY).rows == () and store.pass_shares(DAY) == {}
