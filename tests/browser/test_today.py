@@ -297,7 +297,7 @@ def test_todays_deal_by_keyboard_alone(fresh_context, live_server):
     expect(page.locator(TITLE)).to_have_text("Hearts - Game #617")
     page.keyboard.press("Alt+g")
     expect(page.get_by_role("menuitem", name="New Game")).to_be_focused()
-    for _ in range(12):
+    for _ in range(12):  # after the original's items and Network...
         if page.evaluate("document.activeElement.textContent") == "Today's Deal...":
             break
         page.keyboard.press("ArrowDown")
