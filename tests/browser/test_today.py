@@ -46,10 +46,11 @@ def results():
 
 
 def first_hand(context: BrowserContext) -> list[str]:
+    """The thirteen cards of the day's first hand, as the day's number deals them."""
     from game.engine import Game
 
     state = state_in(context)
-    return Game.at_hand(state.game.number, 1).hand(0)
+    return sorted(Game.at_hand(state.game.number, 1).hand(0))
 
 
 def dealt_each_hand(context: BrowserContext, dealt: list[list[str]]):
@@ -234,6 +235,42 @@ def test_todays_deal_without_javascript_on_a_phone(fresh_context, live_server):
     expect(page.locator("#dialog-today-board")).to_contain_text(f"Today, {readable}: 1 result")
     page.goto(f"{base}/today/board/2999-01-01")
     expect(page.locator("#dialog-today-board")).to_contain_text("There is no board for that day")
+
+    # Dee, without JavaScript too, by the Game menu (it opens on focus): the same cards, then
+    # both results on the sheet and the board, both passes counted, her second play practice
+    dee_context = fresh_context(java_script_enabled=False, reduced_motion="reduce")
+    dee = dee_context.new_page()
+    dee.goto(base)
+    dee.get_by_label("What is your name?").fill("Dee")
+    dee.get_by_role("button", name="OK").click()
+    expect(dee.locator(TITLE)).to_contain_text("Game #")
+    dee.locator("#menu-game-button").click()
+    dee.get_by_role("menuitem", name="Today's Deal...").click()
+    expect(dee.locator("#dialog-today")).to_be_visible()
+    expect(dee.get_by_label("Your name on the board")).to_have_value("Dee")
+    dee.get_by_role("button", name="Play Today's Deal").click()
+    expect(dee.locator(TITLE)).to_have_text(f"Hearts - Game #{number}")
+    assert sorted(state_in(dee_context).game.hand(0)) == first_hand(context)
+    play_to_the_end_without_javascript(dee)
+    assert sorted(r.name for r in results()) == ["Cy", "Dee"]
+    dee.locator(SHEET).get_by_role("link", name="Today's Sheet").click()
+    dee_total = sum(row[0] for row in state_in(dee_context).game.history)
+    place = 1 + sum(1 for r in results() if r.total < dee_total)
+    sheet_says(dee, dee_context, place, 2)
+    expect(dee.locator(".today-passes li").first).to_contain_text("100% passed the")
+    expect(dee.locator("#today-streak")).to_have_text("Days in a row: 1.")
+    board_before = [(r.name, r.total) for r in results()]
+    dee.locator("#menu-game-button").click()
+    dee.get_by_role("menuitem", name="Today's Deal...").click()
+    expect(dee.locator("#today-practice")).to_contain_text("Playing it again is practice")
+    dee.get_by_role("button", name="Play Today's Deal").click()
+    play_to_the_end_without_javascript(dee)
+    assert [(r.name, r.total) for r in results()] == board_before
+    dee.locator(SHEET).get_by_role("link", name="Today's Sheet").click()
+    expect(dee.locator("#dialog-today-sheet")).to_contain_text("Practice: your first play today")
+    dee.locator("#menu-game-button").click()
+    dee.get_by_role("menuitem", name="Today's Board...").click()
+    expect(dee.locator("#dialog-today-board")).to_contain_text(f"Today, {readable}: 2 results")
 
     # axe runs as a script: the same pages (the same cookie) in a context that runs one
     seen = fresh_context(viewport={"width": 375, "height": 667}, bypass_csp=True)

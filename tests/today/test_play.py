@@ -312,3 +312,43 @@ def test_a_day_without_results_has_no_place_nor_median():
     standing = store.standing(DAY, 30)
     assert (standing.count, standing.place, standing.median, standing.totals) == (0, 1, None, ())
     assert store.board(DAY).rows == () and store.pass_shares(DAY) == {}
+
+
+def test_undo_card_is_counted_and_marked_on_the_board():
+    ada = Client()
+    start(ada, "Ada")
+    play_hand(ada)
+    post(ada, "/next")
+    game = game_of(ada)
+    for code in game.hand(0)[-3:]:
+        post(ada, "/select", card=code)
+    post(ada, "/pass")
+    post(ada, "/accept")
+    held = len(game_of(ada).hand(0))
+    post(ada, "/play", card=game_of(ada).legal_plays(0)[0])
+    post(ada, "/undo")
+    assert len(game_of(ada).hand(0)) == held and state_of(ada).tally.undos == 1
+    play_hand(ada)
+    for _ in range(2):
+        post(ada, "/next")
+        play_hand(ada)
+    result = DayResult.objects.get()
+    assert (result.hints, result.undos) == (0, 1)
+    assert "<td>Undo</td>" in ada.get("/today/board").content.decode()
+    sheet = ada.get("/today/sheet").content.decode()
+    assert "Played with 1 Undo Card: the board marks it so." in sheet
+
+
+def test_a_games_final_sheet_and_the_name_prompt_lead_to_todays_deal():
+    from tests.support.web import last_card_of_a_long_game, named_client, state_of, store
+
+    assert 'href="/today/"' in Client().get("/").content.decode()  # beside the name prompt
+    client = named_client("Ada", 999_999)
+    state = state_of(client)
+    state.game = last_card_of_a_long_game()
+    store(client, state)
+    post(client, "/play", card="AC")
+    assert game_of(client).phase == "game_over"
+    final = client.get("/").content.decode()
+    assert """href="/today/" data-dialog>Today's Deal</a>""" in final
+    assert "Today's Sheet" not in final
