@@ -25,6 +25,7 @@ from tests.support.browser import (
     play_to_the_end_without_javascript,
     played_until,
     state_in,
+    step_by_the_computer,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -79,6 +80,15 @@ def buttons_in_view(page: Page, box: str, width: int, height: int) -> None:
 def shot(page: Page, name: str) -> None:
     if os.environ.get("HEARTS_SHOTS"):  # docs/issue-51/'s pictures, taken again on demand
         page.screenshot(path=f"{os.environ['HEARTS_SHOTS']}/{name}.png")
+
+
+def play_it_from_the_game_menu(page: Page, number: int) -> None:
+    """Game, Today's Deal..., Play Today's Deal: the day's game on the table."""
+    page.get_by_role("menuitem", name="Game").click()
+    page.get_by_role("menuitem", name="Today's Deal...").click()
+    expect_modal(page, "dialog-today")
+    page.get_by_role("button", name="Play Today's Deal").click()
+    expect(page.locator(TITLE)).to_have_text(f"Hearts - Game #{number}")
 
 
 def open_the_sheet(page: Page) -> None:
@@ -146,21 +156,16 @@ def test_two_people_play_todays_deal_by_mouse(fresh_context, live_server):
     bea.get_by_label("What is your name?").fill("Bea")
     bea.get_by_role("button", name="OK").click()
     expect(bea.locator(TITLE)).to_contain_text("Game #")
-    bea.get_by_role("menuitem", name="Game").click()
-    bea.get_by_role("menuitem", name="Today's Deal...").click()
-    expect_modal(bea, "dialog-today")
-    expect(bea.get_by_label("Your name on the board")).to_have_value("Bea")
-    bea.get_by_role("button", name="Play Today's Deal").click()
-    expect(bea.locator(TITLE)).to_have_text(f"Hearts - Game #{number}")
+    play_it_from_the_game_menu(bea, number)
+    assert state_in(bea_context).options.name == "Bea"  # the field held her name
     assert sorted(state_in(bea_context).game.hand(0)) == sorted(ada_hand)  # the same cards
     bea_dealt: list[list[str]] = []
     play_to_the_end_by_mouse(bea, dealt_each_hand(bea_context, bea_dealt))
     assert len(ada_dealt) == 4 and bea_dealt == ada_dealt  # the same cards in every hand
     written = results()
     assert sorted(r.name for r in written) == ["Ada", "Bea"]
-    bea_place = 1 + sum(
-        1 for r in written if r.total < next(x for x in written if x.name == "Bea").total
-    )
+    bea_total = next(r.total for r in written if r.name == "Bea")
+    bea_place = 1 + sum(1 for r in written if r.total < bea_total)
     open_the_sheet(bea)
     sheet_says(bea, bea_context, bea_place, 2)
     passes = bea.locator("#dialog-today-sheet .today-passes li").first
@@ -182,10 +187,9 @@ def test_two_people_play_todays_deal_by_mouse(fresh_context, live_server):
     bea.keyboard.press("Escape")
     bea.get_by_role("menuitem", name="Game").click()
     bea.get_by_role("menuitem", name="Today's Deal...").click()
-    expect_modal(bea, "dialog-today")
     expect(bea.locator("#today-practice")).to_contain_text("Playing it again is practice")
-    bea.get_by_role("button", name="Play Today's Deal").click()
-    expect(bea.locator(TITLE)).to_have_text(f"Hearts - Game #{number}")
+    bea.keyboard.press("Escape")
+    play_it_from_the_game_menu(bea, number)
     play_to_the_end_by_mouse(bea)
     assert [(r.name, r.total) for r in results()] == [(r.name, r.total) for r in written]
     open_the_sheet(bea)
@@ -295,7 +299,6 @@ def test_todays_deal_without_javascript_on_a_phone(fresh_context, live_server):
 def daily_at_its_last_card(name: str = "Ada"):
     """Today's Deal played by the computer's choices for you, up to your last card of the fourth
     hand, through the site's own actions (a set-up shortcut: the tests above play it by hand)."""
-    from game import players
     from game.solo import actions
     from game.today import day as days
     from game.today.views import new_token
@@ -308,16 +311,7 @@ def daily_at_its_last_card(name: str = "Ada"):
     daily = Daily(today.toordinal(), new_token())
     actions.start_game(state, days.number_of(today), clock, daily=daily)
     while not (state.game.hand_number == 4 and len(state.game.hand(0)) == 1):
-        game = state.game
-        if game.phase == "hand_over":
-            actions.next_hand(state, clock)
-        elif game.phase == "passing" and not state.awaiting_ok:
-            state.selected = players.choose_pass(game, 0)
-            actions.pass_selected(state, clock)
-        elif state.awaiting_ok:
-            actions.accept(state, clock)
-        else:
-            actions.play(state, players.choose_play(game, 0), clock)
+        step_by_the_computer(state, clock)
     assert state.game.turn == 0
     return state
 

@@ -162,10 +162,26 @@ def after(page: Page, before: str) -> None:
 # -- a game brought to a given moment on the server's side, then handed to the browser --------
 
 
+def step_by_the_computer(state, clock) -> None:
+    """One of your actions in the solo game, the computer player's choice made for you."""
+    from game import players
+    from game.solo import actions
+
+    game = state.game
+    if game.phase == "hand_over":
+        actions.next_hand(state, clock)
+    elif game.phase == "passing" and not state.awaiting_ok:
+        state.selected = players.choose_pass(game, 0)
+        actions.pass_selected(state, clock)
+    elif state.awaiting_ok:
+        actions.accept(state, clock)
+    else:
+        actions.play(state, players.choose_play(game, 0), clock)
+
+
 def played_until(number: int, done, name: str = "Ada"):
     """Game ``number`` with the computer's choices made for you too, up to the first moment
     ``done(state)`` holds (each step is one of your actions and the computers' answers)."""
-    from game import players
     from game.solo import actions
     from game.web.player import PlayerState
 
@@ -176,18 +192,9 @@ def played_until(number: int, done, name: str = "Ada"):
     for _ in range(400):
         if done(state):
             return state
-        game = state.game
-        if game.phase == "game_over":
+        if state.game.phase == "game_over":
             break
-        if game.phase == "hand_over":
-            actions.next_hand(state, clock)
-        elif game.phase == "passing" and not state.awaiting_ok:
-            state.selected = players.choose_pass(game, 0)
-            actions.pass_selected(state, clock)
-        elif state.awaiting_ok:
-            actions.accept(state, clock)
-        else:
-            actions.play(state, players.choose_play(game, 0), clock)
+        step_by_the_computer(state, clock)
     raise AssertionError(f"game {number} never reached that moment")
 
 

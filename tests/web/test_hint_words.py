@@ -451,6 +451,22 @@ def test_a_certain_figure_is_not_said_on_average():
     assert seen >= 3, seen
 
 
+def hinted_moves(game: Game) -> list[str]:
+    """Play ``game``'s hand out by the hint, checking each hint against the table and its
+    figures (``hints.check_play``); the move each names ("ducking under ...")."""
+    moves = []
+    while game.phase == "playing":
+        seat = game.turn
+        figures = players.weigh_play(game, seat)
+        names = ["You" if s == seat else n for s, n in enumerate(["Ada", *NAMES[1:]])]
+        text = hint_text(game, seat, figures, names)
+        hints.check_play(text, game, seat, figures, names)
+        head = hints.sentences(text)[0]
+        moves += [head.split(", ", 1)[1]] if ", " in head else []
+        game.play(seat, figures.card)
+    return moves
+
+
 def test_the_hint_names_its_move_as_a_hearts_player_would_then_the_figures():
     """Issue 50: keep the pass's voice for plays too, a Hearts reason first and a figure after."""
     duck = PlayFigures("8C", (card("8C", 1.0), card("TC", 4.0, 1.5, 0.4)), None, False)
@@ -463,16 +479,7 @@ def test_the_hint_names_its_move_as_a_hearts_player_would_then_the_figures():
     )
     moves = []
     for number in (500, 501, 502):
-        game = Game.at_hand(number, 4)
-        while game.phase == "playing":
-            seat = game.turn
-            figures = players.weigh_play(game, seat)
-            names = ["You" if s == seat else n for s, n in enumerate(["Ada", *NAMES[1:]])]
-            text = hint_text(game, seat, figures, names)
-            hints.check_play(text, game, seat, figures, names)
-            head = hints.sentences(text)[0]
-            moves += [head.split(", ", 1)[1]] if ", " in head else []
-            game.play(seat, figures.card)
+        moves += hinted_moves(Game.at_hand(number, 4))
     kinds = {move.split(" the ")[0].split(" your ")[0].split(" a ")[0] for move in moves}
     assert {"ducking under", "voiding", "throwing"} <= kinds, kinds
 
@@ -533,15 +540,7 @@ def test_every_move_over_whole_hands_is_true_of_the_table_and_the_figures():
             passes = [players.choose_pass(game, seat) for seat in range(4)]
             for seat in range(4):
                 game.pass_cards(seat, passes[seat])
-        while game.phase == "playing":
-            seat = game.turn
-            figures = players.weigh_play(game, seat)
-            names = ["You" if s == seat else n for s, n in enumerate(["Ada", *NAMES[1:]])]
-            text = hint_text(game, seat, figures, names)
-            hints.check_play(text, game, seat, figures, names)
-            head = hints.sentences(text)[0]
-            moves += [head.split(", ", 1)[1].removesuffix(".")] if ", " in head else []
-            game.play(seat, figures.card)
+        moves += [move.removesuffix(".") for move in hinted_moves(game)]
     kinds = {" ".join(move.split(" ")[:2]) for move in moves}
     assert {"ducking under", "taking a", "throwing her", "throwing a", "voiding your",
             "leading a", "keeping one", "keeping two"} <= kinds, kinds  # fmt: skip
