@@ -162,6 +162,15 @@ def in_progress(state: PlayerState) -> bool:
     return game.hand_number > 1 or plays_so_far(game) > 0 or game.has_passed(HUMAN)
 
 
+LOST = "The game you leave counts as played and lost."
+LEFT_DAILY = "Today's deal you leave is not counted: you may start it again."
+
+
+def leaving_words(state: PlayerState) -> str:
+    """What leaving the game in progress costs, said by the dialogs that would leave it."""
+    return LEFT_DAILY if state.daily is not None else LOST
+
+
 NO_CARD_TO_UNDO = "There is no card of yours on the table to take back."
 NEXT_TRICK_BEGUN = "The next trick has begun, so your card can no longer be taken back."
 

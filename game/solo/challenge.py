@@ -163,6 +163,7 @@ def take_up(request: HttpRequest, link: str) -> HttpResponse:
         "asks_name": not state.options.name,  # in place of the name prompt behind it
         "dialog_status": ASK_NAME_STATUS,  # the bar speaks for it while no table is drawn
         "in_progress": actions.in_progress(state),
+        "leaving": actions.leaving_words(state),
         "current": state.game.number if state.game else None,
     }
     if request.method in ("GET", "HEAD"):

@@ -106,6 +106,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if request.method in ("GET", "HEAD"):
         context = {
             "in_progress": actions.in_progress(state),
+            "leaving": actions.leaving_words(state),
             "current": state.game.number if state.game else None,
         }
         return dialog(request, "new_game", context, state, timing)
@@ -116,7 +117,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
 def select_game(request: HttpRequest) -> HttpResponse:
     timing = Timing()
     state = load_state(request, timing)
-    context = {"in_progress": actions.in_progress(state), "number": ""}
+    context = {
+        "in_progress": actions.in_progress(state),
+        "leaving": actions.leaving_words(state),
+        "number": "",
+    }
     if request.method in ("GET", "HEAD"):
         return dialog(request, "select_game", context, state, timing)
     sent = request.POST.get("number", "")
@@ -148,6 +153,7 @@ def open_game(request: HttpRequest, number: str) -> HttpResponse:
         context = {
             "number": chosen,
             "in_progress": actions.in_progress(state),
+            "leaving": actions.leaving_words(state),
             "current": state.game.number if state.game else None,
         }
         return dialog(request, "open_game", context, state, timing)

@@ -58,6 +58,7 @@ def start(request: HttpRequest) -> HttpResponse:
         "day": days.readable(day),
         "first": first_result(state, day) if request.method != "POST" else None,
         "in_progress": actions.in_progress(state) and not playing,
+        "leaving": actions.leaving_words(state),
         "playing": playing,
         "current": state.game.number if state.game else None,
         "name": state.options.name,

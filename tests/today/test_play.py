@@ -352,3 +352,16 @@ def test_a_games_final_sheet_and_the_name_prompt_lead_to_todays_deal():
     final = client.get("/").content.decode()
     assert """href="/today/" data-dialog>Today's Deal</a>""" in final
     assert "Today's Sheet" not in final
+
+
+def test_leaving_a_daily_game_is_said_not_to_count():
+    ada = Client()
+    start(ada, "Ada")
+    play_hand(ada)
+    page = ada.get("/new").content.decode()
+    assert "Today's deal you leave is not counted: you may start it again." in unescape(page)
+    assert "counts as played and lost" not in page
+    ada.post("/new", {})
+    assert state_of(ada).stats.played == 0  # not counted as a game lost
+    page = ada.get("/new").content.decode()
+    assert "Start a new game?" in page  # the new game has not begun: nothing to lose
