@@ -14,6 +14,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.support.browser import (
     SHEET,
+    STATUS,
     TITLE,
     Axe,
     Watch,
@@ -89,6 +90,9 @@ def play_it_from_the_game_menu(page: Page, number: int) -> None:
     expect_modal(page, "dialog-today")
     page.get_by_role("button", name="Play Today's Deal").click()
     expect(page.locator(TITLE)).to_have_text(f"Hearts - Game #{number}")
+    # the title may be the day's already (a second play): the new deal is the proof
+    expect(page.locator("#dialogs dialog")).to_have_count(0)
+    expect(page.locator(STATUS)).to_have_text("Select three cards to pass to Pauline.")
 
 
 def open_the_sheet(page: Page) -> None:
@@ -268,6 +272,7 @@ def test_todays_deal_without_javascript_on_a_phone(fresh_context, live_server):
     dee.get_by_role("menuitem", name="Today's Deal...").click()
     expect(dee.locator("#today-practice")).to_contain_text("Playing it again is practice")
     dee.get_by_role("button", name="Play Today's Deal").click()
+    expect(dee.locator(STATUS)).to_have_text("Select three cards to pass to Pauline.")
     play_to_the_end_without_javascript(dee)
     assert [(r.name, r.total) for r in results()] == board_before
     dee.locator(SHEET).get_by_role("link", name="Today's Sheet").click()
