@@ -16,7 +16,8 @@ against us and the mean utility. Each lost moon then falls in one class:
 
 ``--agree``: how often each hunter's card is the one the playouts' models would play from its
 hand (the shooter's ``pick`` going for every trick, the others' ``duck_pick``), in its first
-``EARLY_CARDS`` cards and after, for the shooter of a moon and for the others.
+``EARLY_CARDS`` cards and after, for the shooter of a moon and for the others; with ``--by-play``
+the first trick apart, each phase split into leads, follows and discards.
 
 ``--known``: every playout imagines the seat that really shot in the hand (a first run finds
 it) shooting with the chance ``--share`` from the first card: if the moons stay, the imagined
@@ -32,7 +33,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from game.engine import Phase
-from game.engine.rules import HEART_MASK, MOON, legal_mask
+from game.engine.rules import HEART_MASK, MOON, RANKS_PER_SUIT, SUIT, legal_mask
 from game.players import brain, jit, sim, tree, view_of
 from game.players.deals import knowledge_of
 from game.players.sim import LAST_TRICK, table_state
@@ -191,7 +192,8 @@ def _model_stop(state, seat: int, shooter: int, budget: list[int], hunter: int) 
 
 def agreement(number: int, hand_number: int, seat: int) -> tuple[list[int], dict[int, list]]:
     """The hand played again (ours by ``oracle_play``), each hunter's card beside the models'
-    cards for it from its own hand: ``(real, shooter's pick, ducker's pick)`` per seat."""
+    cards for it from its own hand: ``(real, shooter's pick, ducker's pick, kind)`` per seat,
+    the kind of play a ``lead``, ``follow`` or ``discard``."""
     from tools.bench import HUNTER, HUNTER_PLAYER, OURS, deal_game
 
     HUNTER_PLAYER.reset()
@@ -216,9 +218,16 @@ def agreement(number: int, hand_number: int, seat: int) -> tuple[list[int], dict
         duck = sim.duck_pick(know.hand, n, win, first, broken)
         code = HUNTER.play(game, s)
         runs = run_of(legal_mask(know.hand, view.trick, first, broken), know)
-        seen[s].append((runs[card_index(code)], runs[shoot], runs[duck]))
+        seen[s].append((runs[card_index(code)], runs[shoot], runs[duck], play_of(know, view)))
         game.play(s, code)
     return list(game.hand_points()), seen
+
+
+def play_of(know, view) -> str:
+    """What the seat to play does: leads, follows the led suit, or discards (void in it)."""
+    if not view.trick:
+        return "lead"
+    return "follow" if know.hand & SUIT[view.trick[0] // RANKS_PER_SUIT] else "discard"
 
 
 def run_of(legal: int, know) -> dict[int, int]:
@@ -317,9 +326,11 @@ def report(results: list[Result], elapsed: float) -> None:
 EARLY_CARDS = 4  # a seat's first cards of the hand, where a moon is won or lost
 
 
-def agreement_table(deals: range) -> list[str]:
+def agreement_table(deals: range, by_play: bool = False) -> list[str]:
     """How often each hunter's card is the models' (``agreement``), as lines to print: the
-    shooter against the playouts' shooter, the others against their ducker, early and late."""
+    shooter against the playouts' shooter, the others against their ducker, early and late;
+    ``by_play``: the first trick apart from the next three cards, each by lead, follow and
+    discard, with the share of the ducker's misses where the hunter's card ranks higher."""
     counts: Counter = Counter()
     for index in deals:
         for seat in range(4):
@@ -330,22 +341,68 @@ def agreement_table(deals: range) -> list[str]:
                     role = "the shooter"
                 else:
                     role = "another, moon hand" if shooter is not None else "another, no moon"
-                for k, (real, shoot, duck) in enumerate(rows):
-                    key = (role, "early" if k < EARLY_CARDS else "late")
+                for k, (real, shoot, duck, kind) in enumerate(rows):
+                    key = (role, _phase(k, by_play), kind if by_play else "")
                     counts[(*key, 0)] += 1
                     counts[(*key, 1)] += real == shoot
                     counts[(*key, 2)] += real == duck
-    lines = []
-    for role in ("the shooter", "another, moon hand", "another, no moon"):
-        for phase in ("early", "late"):
-            n = counts[(role, phase, 0)]
-            if n:
-                shoot, duck = counts[(role, phase, 1)] / n, counts[(role, phase, 2)] / n
-                lines.append(
-                    f"  {role:18s} {phase:5s} {n:5d} cards: the models' shooter's {shoot:4.0%}, "
-                    f"the ducker's {duck:4.0%}"
-                )
-    return lines
+                    counts[(*key, 3)] += real % RANKS_PER_SUIT > duck % RANKS_PER_SUIT
+    return [_agreement_line(key, counts) for key in sorted({k[:3] for k in counts}, key=_order)]
+
+
+def _phase(k: int, by_play: bool) -> str:
+    """A seat's ``k``-th card's phase of the hand, as ``agreement_table`` groups them."""
+    if k >= EARLY_CARDS:
+        return "late"
+    return "first" if by_play and k == 0 else "early"
+
+
+ROLES = ("the shooter", "another, moon hand", "another, no moon")
+PHASES = ("first", "early", "late")
+
+
+def _order(key: tuple[str, str, str]) -> tuple[int, int, str]:
+    return ROLES.index(key[0]), PHASES.index(key[1]), key[2]
+
+
+def _agreement_line(key: tuple[str, str, str], counts: Counter) -> str:
+    role, phase, kind = key
+    n = counts[(*key, 0)]
+    shoot, duck = counts[(*key, 1)] / n, counts[(*key, 2)] / n
+    label = f"{phase:5s} {kind:7s}" if kind else f"{phase:5s}"
+    line = (
+        f"  {role:18s} {label} {n:5d} cards: the models' shooter's {shoot:4.0%}, "
+        f"the ducker's {duck:4.0%}"
+    )
+    misses = n - counts[(*key, 2)]
+    if kind and misses:
+        line += f" (its misses: the hunter's card higher {counts[(*key, 3)] / misses:4.0%})"
+    return line
+
+
+OUTCOMES = ("neither", "the run's only", "the base's only", "both")  # --versus: a moon where
+
+
+def versus(deals: range, base: list[str]) -> Counter:
+    """Each hand played with the true deal (``oracle_play``) under the run's settings and again
+    under ``base`` ("NAME=VALUE" strings set over them): how many hands end in a hunter's moon
+    under both, under the run's only and under the base's only."""
+    from game.players import brain
+
+    counts: Counter = Counter()
+    for index in deals:
+        for seat in range(4):
+            moon = []
+            for settings in ([], base):
+                old = tune(1.0, settings)
+                try:
+                    game, _ = play(FIRST_NUMBER + index, 1 + index % 4, seat, oracle_play)
+                finally:
+                    for name, value in old.items():
+                        setattr(brain, name, value)
+                moon.append(game.moon_shooter not in (None, seat))
+            counts[OUTCOMES[moon[0] + 2 * moon[1]]] += 1
+    return counts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -363,6 +420,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--agree", action="store_true", help="only how often the hunters play the models' card"
     )
+    parser.add_argument(
+        "--by-play", action="store_true", help="with --agree: by lead, follow and discard"
+    )
+    parser.add_argument(
+        "--versus",
+        action="append",
+        metavar="NAME=VALUE",
+        help="only the hands with a moon under the run's settings, these (set over them), both",
+    )
     args = parser.parse_args(argv)
     KNOWN_MODE, SHARE, INTENT = args.known, args.share, args.intent
     tune(args.budget, args.set)
@@ -371,7 +437,14 @@ def main(argv: list[str] | None = None) -> int:
     deals = range(args.first, args.first + max(1, args.hands // 4))
     if args.agree:
         print("the hunters' cards as the playouts' models play them (a run counts as one card):")
-        print("\n".join(agreement_table(deals)))
+        print("\n".join(agreement_table(deals, args.by_play)))
+        return 0
+    if args.versus:
+        counts = versus(deals, args.versus)
+        print(
+            f"hunters' moons, true deal, {4 * len(deals)} hands, --versus {' '.join(args.versus)}:"
+        )
+        print("  " + ", ".join(f"{kind} {counts[kind]}" for kind in reversed(OUTCOMES[1:])))
         return 0
     results = [run_deal(i) for i in deals]
     report(results, time.perf_counter() - started)

@@ -25,5 +25,19 @@ def test_the_hunters_cards_are_set_beside_the_models_cards():
     assert sum(pts) in (26, 78)  # every point taken, or a moon
     assert set(seen) == {0, 1, 2}
     assert all(len(rows) == 13 for rows in seen.values())
+    assert {row[3] for rows in seen.values() for row in rows} <= {"lead", "follow", "discard"}
+    assert all(rows[0][3] != "lead" or rows[0][0] == 0 for rows in seen.values())  # the 2C
     lines = why_moons.agreement_table(range(1))
     assert any("early" in line and "the ducker's" in line for line in lines)
+    by_play = why_moons.agreement_table(range(1), by_play=True)
+    assert any("first" in line and "follow" in line for line in by_play)
+
+
+def test_versus_counts_every_hand_once_and_puts_the_settings_back():
+    from game.players import brain
+
+    before = brain.EARLY_SHARE
+    counts = why_moons.versus(range(1), ["EARLY_SHARE=0.5"])
+    assert sum(counts.values()) == 4
+    assert set(counts) <= set(why_moons.OUTCOMES)
+    assert before == brain.EARLY_SHARE
