@@ -83,11 +83,14 @@ def shot(page: Page, name: str) -> None:
         page.screenshot(path=f"{os.environ['HEARTS_SHOTS']}/{name}.png")
 
 
-def play_it_from_the_game_menu(page: Page, number: int) -> None:
-    """Game, Today's Deal..., Play Today's Deal: the day's game on the table."""
+def play_it_from_the_game_menu(page: Page, number: int, practice: bool = False) -> None:
+    """Game, Today's Deal..., Play Today's Deal: the day's game on the table (``practice``: the
+    dialog first says that this play is practice)."""
     page.get_by_role("menuitem", name="Game").click()
     page.get_by_role("menuitem", name="Today's Deal...").click()
     expect_modal(page, "dialog-today")
+    if practice:
+        expect(page.locator("#today-practice")).to_contain_text("Playing it again is practice")
     page.get_by_role("button", name="Play Today's Deal").click()
     expect(page.locator(TITLE)).to_have_text(f"Hearts - Game #{number}")
     # the title may be the day's already (a second play): the new deal is the proof
@@ -189,11 +192,7 @@ def test_two_people_play_todays_deal_by_mouse(fresh_context, live_server):
 
     # the second play of the day is practice: the board keeps Bea's first result
     bea.keyboard.press("Escape")
-    bea.get_by_role("menuitem", name="Game").click()
-    bea.get_by_role("menuitem", name="Today's Deal...").click()
-    expect(bea.locator("#today-practice")).to_contain_text("Playing it again is practice")
-    bea.keyboard.press("Escape")
-    play_it_from_the_game_menu(bea, number)
+    play_it_from_the_game_menu(bea, number, practice=True)
     play_to_the_end_by_mouse(bea)
     assert [(r.name, r.total) for r in results()] == [(r.name, r.total) for r in written]
     open_the_sheet(bea)
