@@ -72,10 +72,6 @@ class DayResult(models.Model):
     def hand_points(self) -> tuple[int, ...]:
         return tuple(int(p) for p in self.points.split(","))
 
-    @property
-    def helped(self) -> bool:
-        return bool(self.hints or self.undos)
-
 
 class DayPass(models.Model):
     """One card a result passed in one hand of the day (three a hand, hands 1 to 3): the day's
