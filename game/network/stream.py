@@ -33,7 +33,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 
-from game.network import bus, presence, seats, store
+from game.network import bus, presence, public, seats, store
 from game.network.bus import Watch
 from game.network.state import TableState
 
@@ -67,8 +67,31 @@ def frame(version: int) -> str:
     return f"event: table\nid: {version}\ndata: {version}\n\n"
 
 
-async def stream(code: str, found: Watch) -> AsyncIterator[str]:
-    """The events of one page: the version at once, then each new one, with heartbeats."""
+def drawn_frame(step: public.Step, seat: int) -> str:
+    """The public part of a step, for the page of ``seat`` to turn to itself: its first line
+    the version the page must show to take it, the version it draws, and the seat."""
+    head = f"event: drawn\nid: {step.version}\ndata: {step.since} {step.version} {seat}\n"
+    return f"{head}{step.data}\n\n"
+
+
+async def told(code: str, since: int, version: int, holder: str) -> str:
+    """What a seat's page is sent of a new version: the public part of the step, drawn once
+    for all the streams of the table here, when the seat only watched it; else the version."""
+    if holder:
+        try:
+            step = await public.step(code, since, version)
+        except DatabaseError:
+            log.warning("streams: the step could not be drawn", exc_info=True)
+            step = None
+        if step is not None and holder in step.watchers:
+            return drawn_frame(step, step.watchers[holder])
+    return frame(version)
+
+
+async def stream(code: str, found: Watch, holder: str = "") -> AsyncIterator[str]:
+    """The events of one page: the version at once, then each new one (or the step's public
+    part, for a seat that only watched it), with heartbeats. ``holder``: the seat's token
+    hash ("" for a page waiting for a seat)."""
     loop = asyncio.get_running_loop()
     try:
         yield f"retry: {RETRY_MS}\n" + frame(found.version)
@@ -82,10 +105,12 @@ async def stream(code: str, found: Watch) -> AsyncIterator[str]:
                 continue
             found.event.clear()
             if found.version > sent:
-                sent = found.version
-                yield frame(sent)
+                since, sent = sent, found.version
+                yield await told(code, since, sent, holder)
     finally:
         bus.hub.unwatch(code, found)
+        if code not in bus.hub.watches:
+            public.forget(code)
 
 
 def plain(status: int, text: str) -> HttpResponse:
@@ -118,7 +143,7 @@ async def events(request: HttpRequest, code: str) -> HttpResponse:
         return plain(404, "No table you sit at has this address.")
     version, holder, found.seat = admitted
     found.offer(version)
-    response = StreamingHttpResponse(stream(code, found), content_type="text/event-stream")
+    response = StreamingHttpResponse(stream(code, found, holder), content_type="text/event-stream")
     response.seat_holder = holder  # for ``serve``: whose presence this stream is
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx, if one is in front: pass each event at once
