@@ -167,6 +167,59 @@
     );
   }
 
+  // The public part of a step (game/network/public.py): the table as every seat that only
+  // watched the step sees it, drawn once for them all with absolute places (seat-s2, at-s1) and
+  // an empty #hand. The page takes it only while it shows exactly the version it was drawn
+  // after, with nothing of its own out; it turns it to its own seat (the others round the
+  // table from it, each place seen from it, "you" where it is this seat), puts its own hand in
+  // it and swaps it in as htmx swaps a fetched table. Otherwise it fetches, as for any version.
+  var PLACES = ["bottom", "left", "top", "right"];
+  var PLACED = /^(seat|at|to|pile|taken)-s([0-3])$/;
+
+  function turned(html, seat) {
+    var answer = document.createElement("template");
+    answer.innerHTML = html;
+    var content = answer.content;
+    var table = content.querySelector("#table");
+    var slot = content.querySelector("#hand");
+    var own = $("#table #hand");
+    var seats = [];
+    for (var s = 0; s < 4; s++) seats.push(content.querySelector("section.seat.seat-s" + s));
+    if (!table || !slot || !own || seats.indexOf(null) >= 0) return null;
+    var mark = document.createComment("");
+    seats[0].parentNode.insertBefore(mark, seats[0]);
+    seats.forEach(function (section) {
+      section.remove();
+    });
+    for (var step = 1; step < 4; step++) mark.parentNode.insertBefore(seats[(seat + step) % 4], mark);
+    mark.remove();
+    content.querySelectorAll("[class]").forEach(function (element) {
+      Array.prototype.slice.call(element.classList).forEach(function (name) {
+        var placed = PLACED.exec(name);
+        if (placed) element.classList.replace(name, placed[1] + "-" + PLACES[(Number(placed[2]) - seat + 4) % 4]);
+      });
+    });
+    content.querySelectorAll("[data-you]").forEach(function (element) {
+      if (Number(element.dataset.you) === seat) element.setAttribute("aria-label", element.dataset.youLabel);
+      element.removeAttribute("data-you");
+      element.removeAttribute("data-you-label");
+    });
+    table.dataset.seq = $("#table").dataset.seq;
+    slot.replaceWith(own.cloneNode(true));
+    return answer.innerHTML;
+  }
+
+  function takeDrawn(since, seat, html) {
+    if (drawnVersion() !== since || catchingUp || ownRequestOut() || !window.htmx || !htmx.swap) return;
+    var table = turned(html, seat);
+    if (!table) return;
+    var chosen = $("#table .hand .card.chosen");
+    keptChoice = chosen ? chosen.value : null;
+    document.body.classList.toggle("hurry", drawing());
+    document.body.classList.add("catch-up");
+    htmx.swap("#table", table, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: htmx.config.defaultSettleDelay });
+  }
+
   // The stream follows the seat: the table drawn for a seat carries its stream's address
   // (data-events), whether it came with the page or was swapped in later (joined at the name
   // prompt); a page showing no table of its own (removed from the lobby, the table gone, a
@@ -204,6 +257,17 @@
       reopenMs = 1000;
       pushed = Math.max(pushed, Number(event.data) || 0);
       catchUp();
+    });
+    source.addEventListener("drawn", function (event) {
+      if (source !== stream) return;
+      streamLive = true;
+      reopenMs = 1000;
+      var data = String(event.data);
+      var cut = data.indexOf("\n");
+      var head = data.slice(0, cut).split(" "); // the version it follows, its own, the seat
+      pushed = Math.max(pushed, Number(head[1]) || 0);
+      takeDrawn(Number(head[0]), Number(head[2]), data.slice(cut + 1));
+      catchUp(); // not taken: fetched as any newer version
     });
     source.addEventListener("error", function () {
       if (source !== stream) return;

@@ -22,6 +22,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.browser import after
 from tests.support.push import (
+    Person,
     Router,
     a_table_for_two,
     hand_of,
@@ -252,3 +253,86 @@ def test_a_page_behind_its_stream_waits_longer_after_each_204_before_asking_agai
         )
         expect(bea.locator("#table")).to_have_class("table phase-passing")
         bea.context.close()
+
+
+LIT_IN_PLAY = re.compile(r'action="[^"]*/play".*?value="(\w\w)" class="card face-\w\w">', re.S)
+UNRAISED = re.compile(r'name="card" value="(\w\w)" class="card face-\w\w"')
+ON_THE_TABLE = re.compile(r'class="played at-\w+ face-\w\w" role="img"')
+
+
+def act_as_asked(person: Person) -> str:
+    """What ``person``'s table asks of them, done over HTTP: "accept", "select", "pass",
+    "play" or "" (nothing)."""
+    html = person.table()
+    if '/accept"' in html:
+        person.act("accept")
+        return "accept"
+    if '/select"' in html:
+        if re.search(r'id="pass-button"(?! disabled)>', html):
+            person.act("pass")
+            return "pass"
+        person.act("select", card=UNRAISED.search(html).group(1))
+        return "select"
+    lit = LIT_IN_PLAY.search(html)
+    if lit and "Select a card to play." in html:
+        person.act("play", card=lit.group(1))
+        return "play"
+    return ""
+
+
+def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetch(
+    browser: Browser, tmp_path
+):
+    """Ada, Bea and Cleo (seats 0, 1 and 2) and a computer: when Ada plays and Bea's turn
+    comes, Cleo's page is sent the step's public part by its stream, turns it to its own seat
+    and draws it: Ada's card across the table from Cleo, Bea's hand counted on her right, Cleo's
+    own hand as it was; and asks the server nothing for it."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        ada, bea = a_table_for_two(server.port)
+        cleo = Person("Cleo", server.port)
+        cleo.join(ada.code)
+        ada.act("start")
+        for _ in range(300):  # to Ada's turn, a trick taken already, Bea to play after her
+            html = ada.table()
+            ready = LIT_IN_PLAY.search(html) and 'id="trick-pile"' in html
+            if ready and "Select a card to play." in html and len(ON_THE_TABLE.findall(html)) < 3:
+                break
+            assert any(act_as_asked(person) for person in (ada, bea, cleo)), html[-800:]
+        else:
+            raise AssertionError("never Ada's turn with a trick taken")
+        page = seated_page(browser, cleo, server.port, WATCH)
+        page.wait_for_function("() => window.__told.length > 0")
+        since = version_of(page.content())
+        hand = page.locator("#table #hand").inner_html()
+        seq = page.locator("#table").get_attribute("data-seq")
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url))
+        card = LIT_IN_PLAY.search(ada.table()).group(1)
+        version = version_of(ada.act("play", card=card))
+        expect(page.locator("#table .net-poll")).to_have_attribute("data-version", str(version))
+        assert not [url for url in asked if f"/t/{ada.code}/" in url], asked  # nothing fetched
+        assert version > since
+        # turned to Cleo's seat: Ada's card across the table, Ben on her left, Bea on her right
+        played = page.locator(f"#table .center .played.face-{card}")
+        expect(played).to_have_class(re.compile(r"\bat-top\b"))
+        expect(played).to_have_attribute("aria-label", re.compile(r"^Ada: "))
+        seats = page.locator("#table section.seat:not(#hand)")
+        expect(seats).to_have_count(3)
+        assert [seats.nth(i).get_attribute("class") for i in range(3)] == [
+            "seat seat-left",
+            "seat seat-top",
+            "seat seat-right",
+        ]
+        expect(seats.nth(0)).to_have_attribute("aria-label", re.compile(r"^Ben \(a computer"))
+        expect(seats.nth(2)).to_have_attribute("aria-label", re.compile(r"^Bea, \d+ cards?$"))
+        assert page.locator("#table #hand").inner_html() == hand
+        assert page.locator("#table").get_attribute("data-seq") == seq
+        expect(page.locator("#status .status-line")).to_have_text("Waiting for Bea to move...")
+        assert page.locator("#table [data-you], #table [class*='-s']").count() == 0
+        # and the page still plays: Bea, then Cleo's own card through the page it drew
+        act_as_asked(bea)
+        lit = page.locator(LIT)
+        expect(lit.first).to_be_visible(timeout=ARRIVAL_TIMEOUT_MS)
+        assert step(page) not in ("", "acted")
+        page.context.close()

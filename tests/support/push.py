@@ -202,9 +202,11 @@ class EventStream:
             self.events.put((name, "\n".join(data)))
 
     def next_version(self, timeout: float = 30) -> int:
+        """The next version told: by itself, or as the step's public part ("drawn", its first
+        line the version before, the version and the seat)."""
         name, data = self.events.get(timeout=timeout)
-        assert name == "table", name
-        return int(data)
+        assert name in ("table", "drawn"), name
+        return int(data) if name == "table" else int(data.split("\n")[0].split()[1])
 
     def wait_for(self, version: int, timeout: float = 30) -> int:
         """The first version told that is at least ``version``."""
