@@ -22,9 +22,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.browser import after
 from tests.support.push import (
+    LIT_IN_PLAY,
+    ON_THE_TABLE,
     Person,
     Router,
     a_table_for_two,
+    act_as_asked,
     hand_of,
     instance,
     site_env,
@@ -253,31 +256,6 @@ def test_a_page_behind_its_stream_waits_longer_after_each_204_before_asking_agai
         )
         expect(bea.locator("#table")).to_have_class("table phase-passing")
         bea.context.close()
-
-
-LIT_IN_PLAY = re.compile(r'action="[^"]*/play".*?value="(\w\w)" class="card face-\w\w">', re.S)
-UNRAISED = re.compile(r'name="card" value="(\w\w)" class="card face-\w\w"')
-ON_THE_TABLE = re.compile(r'class="played at-\w+ face-\w\w" role="img"')
-
-
-def act_as_asked(person: Person) -> str:
-    """What ``person``'s table asks of them, done over HTTP: "accept", "select", "pass",
-    "play" or "" (nothing)."""
-    html = person.table()
-    if '/accept"' in html:
-        person.act("accept")
-        return "accept"
-    if '/select"' in html:
-        if re.search(r'id="pass-button"(?! disabled)>', html):
-            person.act("pass")
-            return "pass"
-        person.act("select", card=UNRAISED.search(html).group(1))
-        return "select"
-    lit = LIT_IN_PLAY.search(html)
-    if lit and "Select a card to play." in html:
-        person.act("play", card=lit.group(1))
-        return "play"
-    return ""
 
 
 def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetch(
