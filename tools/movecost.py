@@ -27,9 +27,9 @@ from pathlib import Path
 
 from tools.stats import median, percentile
 
-# the mover's own answer; each other page's fetch (the seat to play, or any seat when the step
-# has no public part); the step's public part, drawn once for the pages that only watched it;
-# with --fetch-all, what each of those pages' fetch would have cost instead (the old way)
+# the mover's own answer; each other page's fetch (when the step has no public part for it);
+# the step's public part, drawn once for the pages that only watched it (and the lit hand of
+# the seat to play); with --fetch-all, what those pages' fetches would have cost instead
 PAGES = ("move", "page", "drawn", "fetched")
 
 
@@ -185,6 +185,8 @@ def play(
                 if step is not None:
                     for other in step.watchers.values():
                         watching[other] = stream.drawn_frame(step, other)
+                    if step.turn is not None:  # the seat to play: its lit hand beside it
+                        watching[step.turn[1]] = stream.drawn_frame(step, *step.turn[1:])
             if step is not None:
                 kept["drawn"]["bytes"].append(len(step.data))
             kept["drawn"]["pages"].append(len(watching))
@@ -225,9 +227,9 @@ def next_action(state) -> tuple[int, str, dict]:
 
 LABELS = {
     "move": "a card played: its own answer",
-    "page": "each fetch of a page told the version (the seat to play, or no public part)",
-    "drawn": "the step's public part, drawn once for the pages that only watched it",
-    "fetched": "--fetch-all: each watching page's fetch instead (the old way)",
+    "page": "each fetch of a page told the version (no public part for it)",
+    "drawn": "the step's public part, drawn once for the pages it is sent to (and the lit hand)",
+    "fetched": "--fetch-all: each of those pages' fetch instead (the old way)",
 }
 
 

@@ -67,24 +67,28 @@ def frame(version: int) -> str:
     return f"event: table\nid: {version}\ndata: {version}\n\n"
 
 
-def drawn_frame(step: public.Step, seat: int) -> str:
-    """The public part of a step, for the page of ``seat`` to turn to itself: its first line
-    the version the page must show to take it, the version it draws, and the seat."""
-    head = f"event: drawn\nid: {step.version}\ndata: {step.since} {step.version} {seat}\n"
-    return f"{head}{step.data}\n\n"
+def drawn_frame(step: public.Step, seat: int, own: str = "") -> str:
+    """The public part of a step, for the page of ``seat`` to turn to itself. Its first line:
+    the version the page must show to take it, the version it draws, the seat, and how many
+    lines of the seat's own part (its lit hand, for the seat whose turn came) come first."""
+    count = own.count("\n") + 1 if own else 0
+    head = f"event: drawn\nid: {step.version}\ndata: {step.since} {step.version} {seat} {count}\n"
+    return f"{head}{own}\n{step.data}\n\n" if own else f"{head}{step.data}\n\n"
 
 
 async def told(code: str, since: int, version: int, holder: str) -> str:
     """What a seat's page is sent of a new version: the public part of the step, drawn once
-    for all the streams of the table here, when the seat only watched it; else the version."""
+    for all the streams of the table here, when the seat only watched it (with its lit hand
+    when its turn came); else the version, and the page fetches."""
     if holder:
         try:
             step = await public.step(code, since, version)
         except DatabaseError:
             log.warning("streams: the step could not be drawn", exc_info=True)
             step = None
-        if step is not None and holder in step.watchers:
-            return drawn_frame(step, step.watchers[holder])
+        own = None if step is None else step.own(holder)
+        if own is not None:
+            return drawn_frame(step, *own)
     return frame(version)
 
 

@@ -176,16 +176,39 @@
   var PLACES = ["bottom", "left", "top", "right"];
   var PLACED = /^(seat|at|to|pile|taken)-s([0-3])$/;
 
-  function turned(html, seat) {
+  function parsed(html) {
     var answer = document.createElement("template");
     answer.innerHTML = html;
+    return answer;
+  }
+
+  // The hand to put in the table: the page's own, or (for the seat whose turn came) the lit
+  // hand its stream sent, given the page's CSRF token; with it, its own poll box.
+  function ownHand(content, mine) {
+    if (!mine) return $("#table #hand").cloneNode(true);
+    var given = parsed(mine).content;
+    var hand = given.querySelector("#hand");
+    var poll = given.querySelector(".net-poll");
+    var token = $("#table #hand input[name='csrfmiddlewaretoken']");
+    if (!hand || !poll || !token) return null;
+    hand.querySelectorAll("input[name='csrfmiddlewaretoken']").forEach(function (input) {
+      input.setAttribute("value", token.value);
+    });
+    var bar = content.querySelector(".net-bar");
+    if (bar) bar.remove(); // the table waits on this seat: no button to offer it
+    content.querySelector(".net-poll").replaceWith(poll);
+    return hand;
+  }
+
+  function turned(html, seat, mine) {
+    var answer = parsed(html);
     var content = answer.content;
     var table = content.querySelector("#table");
     var slot = content.querySelector("#hand");
-    var own = $("#table #hand");
+    var own = table && slot && $("#table #hand") && ownHand(content, mine);
     var seats = [];
     for (var s = 0; s < 4; s++) seats.push(content.querySelector("section.seat.seat-s" + s));
-    if (!table || !slot || !own || seats.indexOf(null) >= 0) return null;
+    if (!own || seats.indexOf(null) >= 0) return null;
     var mark = document.createComment("");
     seats[0].parentNode.insertBefore(mark, seats[0]);
     seats.forEach(function (section) {
@@ -199,19 +222,24 @@
         if (placed) element.classList.replace(name, placed[1] + "-" + PLACES[(Number(placed[2]) - seat + 4) % 4]);
       });
     });
+    // "you": a label, or words, for one seat's page ("won by you", "Select a card to play.")
     content.querySelectorAll("[data-you]").forEach(function (element) {
-      if (Number(element.dataset.you) === seat) element.setAttribute("aria-label", element.dataset.youLabel);
-      element.removeAttribute("data-you");
-      element.removeAttribute("data-you-label");
+      var data = element.dataset;
+      if (Number(data.you) === seat && data.youLabel) element.setAttribute("aria-label", data.youLabel);
+      if (Number(data.you) === seat && data.youText) element.textContent = data.youText;
+      ["data-you", "data-you-label", "data-you-text"].forEach(function (name) {
+        element.removeAttribute(name);
+      });
+      if (element.hasAttribute("data-unwrap")) element.replaceWith(element.textContent);
     });
     table.dataset.seq = $("#table").dataset.seq;
-    slot.replaceWith(own.cloneNode(true));
+    slot.replaceWith(own);
     return answer.innerHTML;
   }
 
-  function takeDrawn(since, seat, html) {
+  function takeDrawn(since, seat, html, mine) {
     if (drawnVersion() !== since || catchingUp || ownRequestOut() || !window.htmx || !htmx.swap) return;
-    var table = turned(html, seat);
+    var table = turned(html, seat, mine);
     if (!table) return;
     var chosen = $("#table .hand .card.chosen");
     keptChoice = chosen ? chosen.value : null;
@@ -262,11 +290,12 @@
       if (source !== stream) return;
       streamLive = true;
       reopenMs = 1000;
-      var data = String(event.data);
-      var cut = data.indexOf("\n");
-      var head = data.slice(0, cut).split(" "); // the version it follows, its own, the seat
+      // the version it follows, its own, the seat, the lines of the seat's own part first
+      var lines = String(event.data).split("\n");
+      var head = lines[0].split(" ");
+      var mine = Number(head[3]) || 0;
       pushed = Math.max(pushed, Number(head[1]) || 0);
-      takeDrawn(Number(head[0]), Number(head[2]), data.slice(cut + 1));
+      takeDrawn(Number(head[0]), Number(head[2]), lines.slice(1 + mine).join("\n"), lines.slice(1, 1 + mine).join("\n"));
       catchUp(); // not taken: fetched as any newer version
     });
     source.addEventListener("error", function () {

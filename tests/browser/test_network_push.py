@@ -264,7 +264,8 @@ def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetc
     """Ada, Bea and Cleo (seats 0, 1 and 2) and a computer: when Ada plays and Bea's turn
     comes, Cleo's page is sent the step's public part by its stream, turns it to its own seat
     and draws it: Ada's card across the table from Cleo, Bea's hand counted on her right, Cleo's
-    own hand as it was; and asks the server nothing for it."""
+    own hand as it was; Bea's page is sent it with her hand lit; neither asks the server
+    anything for it, and both go on playing through what they drew."""
     env = site_env(tmp_path)
     with instance(env, tmp_path, "a") as server:
         ada, bea = a_table_for_two(server.port)
@@ -280,17 +281,28 @@ def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetc
         else:
             raise AssertionError("never Ada's turn with a trick taken")
         page = seated_page(browser, cleo, server.port, WATCH)
-        page.wait_for_function("() => window.__told.length > 0")
+        beas = seated_page(browser, bea, server.port, WATCH)
+        for each in (page, beas):
+            each.wait_for_function("() => window.__told.length > 0")
         since = version_of(page.content())
         hand = page.locator("#table #hand").inner_html()
         seq = page.locator("#table").get_attribute("data-seq")
         asked: list[str] = []
         page.on("request", lambda request: asked.append(request.url))
+        beas.on("request", lambda request: asked.append(request.url))
         card = LIT_IN_PLAY.search(ada.table()).group(1)
         version = version_of(ada.act("play", card=card))
-        expect(page.locator("#table .net-poll")).to_have_attribute("data-version", str(version))
+        for each in (page, beas):
+            poll = each.locator("#table .net-poll")
+            expect(poll).to_have_attribute("data-version", str(version))
         assert not [url for url in asked if f"/t/{ada.code}/" in url], asked  # nothing fetched
         assert version > since
+        # Bea's turn came: her hand lit from her stream, and her card goes with her own token
+        expect(beas.locator("#status .status-line")).to_have_text("Select a card to play.")
+        expect(beas.locator(LIT).first).to_be_visible(timeout=ARRIVAL_TIMEOUT_MS)
+        expect(beas.locator(f"#table .center .played.face-{card}")).to_have_class(
+            re.compile(r"\bat-right\b")  # Ada plays just before Bea: on her right
+        )
         # turned to Cleo's seat: Ada's card across the table, Ben on her left, Bea on her right
         played = page.locator(f"#table .center .played.face-{card}")
         expect(played).to_have_class(re.compile(r"\bat-top\b"))
@@ -308,9 +320,13 @@ def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetc
         assert page.locator("#table").get_attribute("data-seq") == seq
         expect(page.locator("#status .status-line")).to_have_text("Waiting for Bea to move...")
         assert page.locator("#table [data-you], #table [class*='-s']").count() == 0
-        # and the page still plays: Bea, then Cleo's own card through the page it drew
-        act_as_asked(bea)
+        played = step(beas)
+        assert played not in ("", "acted")
+        expect(beas.locator("#status .status-line")).not_to_have_class(re.compile("refusal"))
+        # and Cleo's page, its turn come from Bea's card, plays through the page it drew
         lit = page.locator(LIT)
         expect(lit.first).to_be_visible(timeout=ARRIVAL_TIMEOUT_MS)
         assert step(page) not in ("", "acted")
+        expect(page.locator("#status .status-line")).not_to_have_class(re.compile("refusal"))
         page.context.close()
+        beas.context.close()

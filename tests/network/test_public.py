@@ -18,12 +18,14 @@ pytestmark = pytest.mark.django_db
 PLACES = ("bottom", "left", "top", "right")
 OPPONENT = re.compile(r'<section class="seat seat-s(\d)" aria-label=.*?</section>', re.S)
 EMPTY_HAND = '<section class="seat seat-bottom" id="hand"></section>'
+POLL = re.compile(r'<div class="net-poll".*?</div>', re.S)
 HAND = re.compile(r'<section class="seat seat-bottom" id="hand".*?</section>', re.S)
 
 
-def turn(html: str, seat: int, own: str) -> str:
-    """The public drawing as the page of ``seat`` shows it, with ``own`` (the seat's answer)
-    giving its hand and its action count."""
+def turn(html: str, seat: int, answer: str, mine: str = "") -> str:
+    """The public drawing as the page of ``seat`` shows it: its hand and its action count from
+    ``answer`` (the seat's page before), or for the seat whose turn came its own part
+    (``mine``: its lit hand, given the page's CSRF token, and its poll box)."""
     found = OPPONENT.findall(html), [m.group(0) for m in OPPONENT.finditer(html)]
     sections = dict(zip((int(s) for s in found[0]), found[1], strict=True))
     block = re.compile("|".join(re.escape(text) for text in sections.values()))
@@ -37,10 +39,20 @@ def turn(html: str, seat: int, own: str) -> str:
         return "".join(sections[(seat + step) % 4] for step in (1, 2, 3))
 
     html = block.sub(order, html)
-    mine = str(seat)
+    me = str(seat)
+    html = re.sub(
+        r'<span data-you="(\d)" data-you-text="([^"]*)" data-unwrap>(.*?)</span>',
+        lambda m: m[2] if m[1] == me else m[3],
+        html,
+    )
+    html = re.sub(
+        r'(<span [^>]*?) data-you="(\d)" data-you-text="([^"]*)">(.*?)</span>',
+        lambda m: f"{m[1]}>{m[3] if m[2] == me else m[4]}</span>",
+        html,
+    )
     html = re.sub(
         r'aria-label="([^"]*)"([^<>]*?) data-you="(\d)" data-you-label="([^"]*)"',
-        lambda m: f'aria-label="{m[4] if m[3] == mine else m[1]}"{m[2]}',
+        lambda m: f'aria-label="{m[4] if m[3] == me else m[1]}"{m[2]}',
         html,
     )
     html = re.sub(
@@ -48,11 +60,23 @@ def turn(html: str, seat: int, own: str) -> str:
         lambda m: f"{m[1]}-{PLACES[(int(m[2]) - seat) % 4]}",
         html,
     )
-    html = html.replace('data-seq=""', re.search(r'data-seq="\d+"', own).group(0), 1)
-    return HAND.sub(lambda m: HAND.search(own).group(0), html, count=1)
+    html = html.replace('data-seq=""', re.search(r'data-seq="\d+"', answer).group(0), 1)
+    hand = HAND.search(answer).group(0)
+    if mine:
+        token = re.search(r'name="csrfmiddlewaretoken" value="[^"]*"', answer)[0]
+        hand = HAND.search(mine).group(0).replace('name="csrfmiddlewaretoken" value="-"', token)
+        html = re.sub(r'<section class="net-bar".*?</section>', "", html, flags=re.S)
+        html = POLL.sub(lambda m: POLL.search(mine).group(0), html)
+    return HAND.sub(lambda m: hand, html, count=1)
+
+
+def unprefixed(data: str) -> str:
+    return "\n".join(line.removeprefix("data: ") for line in data.split("\n"))
 
 
 def flat(html: str) -> str:
+    """The markup, its white space between tags aside; the drawing's second (data-now) too."""
+    html = re.sub(r'data-now="\d+"', "data-now", html)
     return re.sub(r"> <", "><", re.sub(r"\s+", " ", html)).strip()
 
 
@@ -76,7 +100,7 @@ def into_the_play(people) -> None:
 def test_the_public_part_turned_to_each_watching_seat_is_its_own_table(names):
     people = started(*names)
     into_the_play(people)
-    checked = yours = 0
+    checked = lit = yours = 0
     for _ in range(60):
         row, state = table_of(people[0].code)
         game = state.game
@@ -91,10 +115,13 @@ def test_the_public_part_turned_to_each_watching_seat_is_its_own_table(names):
             break
         assert step is not None
         # every person but the mover and the seat whose turn it is now (with three people, a
-        # computer's cards may come between them)
-        expected = {p.seat for p in people} - {mover, state.game.turn}
+        # computer's cards may come between them); that seat, its lit hand beside it, unless it
+        # is the mover's (who took the trick)
+        turn_now = state.game.turn
+        expected = {p.seat for p in people} - {mover, turn_now}
         assert set(step.watchers.values()) == expected
-        html = "\n".join(line.removeprefix("data: ") for line in step.data.split("\n"))
+        assert (step.turn is None) == (turn_now == mover)
+        html = unprefixed(step.data)
         assert "csrfmiddlewaretoken" not in html and 'name="seq"' not in html
         assert 'name="card"' not in html and "<form" not in html
         # no place seen from a seat, but the page's own hand and card (the same for every seat)
@@ -102,17 +129,28 @@ def test_the_public_part_turned_to_each_watching_seat_is_its_own_table(names):
         assert re.search(r"\b(seat|at|to|pile)-(bottom|left|top|right)\b", own_places) is None
         for code in {c for s in range(4) for c in state.game.hand(s)}:
             assert f"face-{code}" not in html and Card.parse(code).name not in html, code
+        mine = "" if step.turn is None else unprefixed(step.turn[2])
+        if mine:
+            assert 'name="card"' in mine and 'name="csrfmiddlewaretoken" value="-"' in mine
+            others = {c for s in range(4) if s != turn_now for c in state.game.hand(s)}
+            assert not [code for code in others if f"face-{code}" in mine]
         for person in people:
-            if person.seat not in step.watchers.values():
+            own = person.seat == turn_now and step.turn is not None
+            if person.seat not in step.watchers.values() and not own:
                 continue
+            before = person.poll(since - 1).content.decode()  # the page as it was (its token)
             answer = person.poll(since)
             assert answer.status_code == 200
-            own = answer.content.decode()
-            assert flat(turn(html, person.seat, own)) == flat(own)
+            drawn = answer.content.decode()
+            expected = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", drawn)
+            turned = turn(html, person.seat, before, mine if own else "")
+            turned = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", turned)
+            assert flat(turned) == flat(expected)
             checked += 1
-            yours += "won by you" in own and ": You: " not in own
-    assert checked >= 8
-    assert yours  # the last trick's pile said "you" to its winner, and the others its name
+            lit += own
+            yours += "You take the trick" in drawn
+    assert checked >= 8 and lit >= 4
+    assert yours  # the seat that took a trick and leads the next heard it in its own words
 
 
 def test_no_step_is_drawn_across_the_pass_or_for_a_version_it_never_marked():
