@@ -1,12 +1,14 @@
 """A network table in real time: each page holds one Server-Sent Events stream of its table.
 
-The stream carries only the table's version: one event when it opens (the version as it is
-then) and one each time a change is saved; between them a comment every ``HEARTBEAT_SECONDS``
-keeps a router from closing an idle connection. The page compares the version with the one it
-shows and, when it is behind, fetches what came after its own version through its poll's URL,
-so the table is drawn and animated exactly as after a poll (static/js/network.js). Nothing of
-the table itself goes down the stream: each seat's page is drawn for that seat by the usual
-view. The bus (``game.network.bus``) wakes the streams when a save is announced.
+The stream tells the table's version: one event when it opens (the version as it is then) and
+one each time a change is saved; between them a comment every ``HEARTBEAT_SECONDS`` keeps a
+router from closing an idle connection. The page compares the version with the one it shows
+and, when it is behind, fetches what came after its own version through its poll's URL, so the
+table is drawn and animated exactly as after a poll (static/js/network.js). During a hand's
+play a seat that did nothing in the step is sent the step's public part instead (a ``drawn``
+event, ``game.network.public``: drawn once in this process for all the table's streams, the
+seat whose turn came with its lit hand), which its page turns to itself and draws without a
+request. The bus (``game.network.bus``) wakes the streams when a save is announced.
 
 The streams are native async Django code (an ``async def`` view whose response is an async
 generator), served on gunicorn's asyncio worker by ``serve`` below (hearts_site.streams routes

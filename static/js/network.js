@@ -78,9 +78,9 @@
   });
 
   // The page holds one Server-Sent Events stream of its table (the browser's own EventSource),
-  // which tells the table's version when it opens and each time a change is saved. A page
-  // behind it fetches what came after its own version through its poll's URL, so the table is
-  // drawn and animated as after a poll. While the stream is open, the timed poll asks only when
+  // which tells the table's version when it opens and each time a change is saved (or sends a
+  // step's public part: takeDrawn above). A page behind it fetches what came after its own
+  // version through its poll's URL, so the table is drawn and animated as after a poll. While the stream is open, the timed poll asks only when
   // the page's redraw time has come (a button falls due) or every SAFETY_MS at most; while it
   // is not (refused, reconnecting, never opened), the poll goes on every two seconds.
   var stream = null;
