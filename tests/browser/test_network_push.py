@@ -258,6 +258,22 @@ def test_a_page_behind_its_stream_waits_longer_after_each_204_before_asking_agai
         bea.context.close()
 
 
+def three_to_adas_turn(port: int) -> tuple[Person, Person, Person]:
+    """Ada, Bea and Cleo (seats 0, 1 and 2) at a table with a computer, played over HTTP to
+    Ada's turn with a trick taken already and Bea to play after her."""
+    ada, bea = a_table_for_two(port)
+    cleo = Person("Cleo", port)
+    cleo.join(ada.code)
+    ada.act("start")
+    for _ in range(300):
+        html = ada.table()
+        ready = LIT_IN_PLAY.search(html) and 'id="trick-pile"' in html
+        if ready and "Select a card to play." in html and len(ON_THE_TABLE.findall(html)) < 3:
+            return ada, bea, cleo
+        assert any(act_as_asked(person) for person in (ada, bea, cleo)), html[-800:]
+    raise AssertionError("never Ada's turn with a trick taken")
+
+
 def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetch(
     browser: Browser, tmp_path
 ):
@@ -268,18 +284,7 @@ def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetc
     anything for it, and both go on playing through what they drew."""
     env = site_env(tmp_path)
     with instance(env, tmp_path, "a") as server:
-        ada, bea = a_table_for_two(server.port)
-        cleo = Person("Cleo", server.port)
-        cleo.join(ada.code)
-        ada.act("start")
-        for _ in range(300):  # to Ada's turn, a trick taken already, Bea to play after her
-            html = ada.table()
-            ready = LIT_IN_PLAY.search(html) and 'id="trick-pile"' in html
-            if ready and "Select a card to play." in html and len(ON_THE_TABLE.findall(html)) < 3:
-                break
-            assert any(act_as_asked(person) for person in (ada, bea, cleo)), html[-800:]
-        else:
-            raise AssertionError("never Ada's turn with a trick taken")
+        ada, bea, cleo = three_to_adas_turn(server.port)
         page = seated_page(browser, cleo, server.port, WATCH)
         beas = seated_page(browser, bea, server.port, WATCH)
         for each in (page, beas):
@@ -330,3 +335,58 @@ def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetc
         expect(page.locator("#status .status-line")).not_to_have_class(re.compile("refusal"))
         page.context.close()
         beas.context.close()
+
+
+def test_a_public_part_that_comes_while_the_page_fetches_is_left_for_the_fetch(
+    browser: Browser, tmp_path
+):
+    """Cleo's page has a fetch of its own out (held back here until after the move) when Ada's
+    card comes down its stream as the public part: the page does not swap it in under its
+    fetch; the fetch's answer, drawn after the move, brings the card, and the page is left at
+    the newest version with nothing fetched twice."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        ada, _, cleo = three_to_adas_turn(server.port)
+        page = seated_page(browser, cleo, server.port, WATCH)
+        page.wait_for_function("() => window.__told.length > 0")
+        since = version_of(page.content())
+        page.evaluate(
+            """() => { window.__swaps = [];
+            document.addEventListener('htmx:afterSwap', e => {
+              if (e.target.id === 'table')  // (once a swap: not for its out-of-band parts)
+                window.__swaps.push(e.detail.xhr ? 'fetched' : 'streamed');
+            }); }"""
+        )
+        held: list = []
+        page.route(re.compile(r"/poll\?"), lambda route: held.append(route))
+        page.evaluate(  # not awaited here: its answer is held until after the move
+            """() => { htmx.ajax('GET',
+                document.querySelector('#table .net-poll').getAttribute('hx-get'),
+                {source: '#table', target: '#table', swap: 'outerHTML'}); }"""
+        )
+        page.wait_for_function("() => !!document.querySelector('#table.htmx-request')")
+        while not held:
+            page.wait_for_timeout(20)
+        drawn: list[str] = []
+        page.on("console", lambda message: drawn.append(message.text))
+        page.evaluate(
+            """() => window.__sources.at(-1).addEventListener('drawn',
+                e => console.log('drawn ' + e.data.split('\\n')[0]))"""
+        )
+        card = LIT_IN_PLAY.search(ada.table()).group(1)
+        version = version_of(ada.act("play", card=card))
+        deadline = time.monotonic() + 30
+        while not drawn:
+            assert time.monotonic() < deadline, "no public part came"
+            page.wait_for_timeout(20)
+        assert drawn[0].startswith(f"drawn {since} {version} 2 "), drawn
+        page.wait_for_timeout(300)  # time enough to have swapped it, had it been taken
+        assert page.evaluate("() => window.__swaps") == []
+        held[0].continue_()  # the fetch, answered now: after the move
+        page.unroute(re.compile(r"/poll\?"))
+        poll = page.locator("#table .net-poll")
+        expect(poll).to_have_attribute("data-version", str(version))
+        expect(page.locator(f"#table .center .played.face-{card}")).to_have_count(1)
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => window.__swaps") == ["fetched"]
+        page.context.close()
