@@ -85,8 +85,8 @@ async def told(code: str, since: int, version: int, holder: str) -> str:
     if holder:
         try:
             step = await public.step(code, since, version)
-        except DatabaseError:
-            log.warning("streams: the step could not be drawn", exc_info=True)
+        except Exception:  # the database failing, or worse: the page fetches, as it would
+            log.exception("streams: the step could not be drawn")
             step = None
         own = None if step is None else step.own(holder)
         if own is not None:

@@ -245,6 +245,7 @@
     keptChoice = chosen ? chosen.value : null;
     document.body.classList.toggle("hurry", drawing());
     document.body.classList.add("catch-up");
+    document.dispatchEvent(new CustomEvent("hearts:redraw")); // hearts.js notes the focus
     htmx.swap("#table", table, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: htmx.config.defaultSettleDelay });
   }
 

@@ -290,6 +290,9 @@ def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetc
         for each in (page, beas):
             each.wait_for_function("() => window.__told.length > 0")
         since = version_of(page.content())
+        focused = page.locator("#table .hand .card").nth(2)
+        focused.focus()  # a person reading their hand by the keyboard meanwhile
+        kept = focused.get_attribute("value")
         hand = page.locator("#table #hand").inner_html()
         seq = page.locator("#table").get_attribute("data-seq")
         asked: list[str] = []
@@ -322,6 +325,7 @@ def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetc
         expect(seats.nth(0)).to_have_attribute("aria-label", re.compile(r"^Ben \(a computer"))
         expect(seats.nth(2)).to_have_attribute("aria-label", re.compile(r"^Bea, \d+ cards?$"))
         assert page.locator("#table #hand").inner_html() == hand
+        assert page.evaluate("() => document.activeElement.value") == kept  # focus kept there
         assert page.locator("#table").get_attribute("data-seq") == seq
         expect(page.locator("#status .status-line")).to_have_text("Waiting for Bea to move...")
         assert page.locator("#table [data-you], #table [class*='-s']").count() == 0
