@@ -4,6 +4,7 @@ into the select, reading the state, the view model, the template drawing and the
 the middleware, the session), with the bytes each answer sends.
 
     python -m tools.movecost                 # SQLite in a temporary folder
+    python -m tools.movecost --fetch-all     # and every page fetching, the old way, beside it
     bash bin/with-postgres .venv/bin/python -m tools.movecost   # PostgreSQL (DATABASE_URL)
 
 In one process, without a server: Django's test client drives the site as four browsers at one
@@ -26,7 +27,10 @@ from pathlib import Path
 
 from tools.stats import median, percentile
 
-PAGES = ("move", "page")  # the mover's own answer; each other page's catch-up
+# the mover's own answer; each other page's fetch (when the step has no public part for it);
+# the step's public part, drawn once for the pages that only watched it (and the lit hand of
+# the seat to play); with --fetch-all, what those pages' fetches would have cost instead
+PAGES = ("move", "page", "drawn", "fetched")
 
 
 def configure(folder: Path) -> None:
@@ -105,22 +109,33 @@ def instrument(clocks: Clocks) -> None:
         from game.network import views as drawing
 
     clocks.wrap(store, "fetch", "select")
+    clocks.wrap(store, "read", "select")
     clocks.wrap(tables.TableState, "from_json", "state")
     for name in ("seat_view", "lobby_view", "arrival_view"):
         clocks.wrap(drawing, name, "view")
     clocks.wrap(backend.Template, "render", "template")
     clocks.wrap(bus, "announce", "announce")
     clocks.wrap(stream, "frame", "frame")
+    try:
+        from game.network import public
+    except ImportError:  # the code before the public part (issue 53)
+        return
+    clocks.wrap(public, "public_view", "view")
+    clocks.wrap(stream, "drawn_frame", "frame")
 
 
-def play(hands: int) -> tuple[dict[str, dict[str, list[float]]], dict[str, float], int]:
-    """Four browsers play ``hands`` hands; every action is followed by the fetches of the pages
-    the bus tells (all three others, or none when the change concerns the actor's seat only).
-    The figures per card played, and the CPU of the whole run by kind of action."""
+def play(
+    hands: int, fetch_all: bool = False
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, float], int]:
+    """Four browsers play ``hands`` hands; every action is followed by what its streams make
+    the other pages cost (none when the change concerns the actor's seat only): the step's
+    public part drawn once for the pages that only watched it, a fetch for each of the others;
+    with ``fetch_all``, also the fetches the watching pages would have made instead. The
+    figures per card played, and the CPU of the whole run by kind of action."""
     from django.test import Client
 
     from game.models import Table
-    from game.network import bus, stream
+    from game.network import bus, public, stream
     from game.network.codes import TABLE_PATH
     from game.network.state import TableState
 
@@ -163,14 +178,31 @@ def play(hands: int) -> tuple[dict[str, dict[str, list[float]]], dict[str, float
         kept["move"]["bytes"].append(len(answer.content))
         now = row()[0]
         others = [] if not told or told[-1] is not None else [s for s in range(4) if s != seat]
+        watching: dict[int, str] = {}  # seat -> the event its stream sends (the public part)
+        if others:
+            with clocks.request(kept["drawn"]):
+                step = public.read_step(code, since, now)  # as a stream's process does, once
+                if step is not None:
+                    for other in step.watchers.values():
+                        watching[other] = stream.drawn_frame(step, other)
+                    if step.turn is not None:  # the seat to play: its lit hand beside it
+                        watching[step.turn[1]] = stream.drawn_frame(step, *step.turn[1:])
+            if step is not None:
+                kept["drawn"]["bytes"].append(len(step.data))
+            kept["drawn"]["pages"].append(len(watching))
         for other in others:
-            with clocks.request(kept["page"]):
+            if other in watching and not fetch_all:
+                continue
+            into = kept["fetched" if other in watching else "page"]
+            with clocks.request(into):
                 stream.frame(now)  # the event its stream sends
                 answer = browsers[other].get(f"/t/{code}/poll?v={since}&i=0", **hx)
             assert answer.status_code == 200, answer.status_code
-            kept["page"]["bytes"].append(len(answer.content))
-        pages = kept["page"]["total"][len(kept["page"]["total"]) - len(others) :]
-        spent[action] += kept["move"]["total"][-1] + sum(pages)
+            into["bytes"].append(len(answer.content))
+        fetched = [s for s in others if s not in watching]
+        pages = kept["page"]["total"][len(kept["page"]["total"]) - len(fetched) :]
+        drawn = kept["drawn"]["total"][-1] if others else 0.0
+        spent[action] += kept["move"]["total"][-1] + sum(pages) + drawn
         played += action == "play"
     return figures, spent, played
 
@@ -193,8 +225,20 @@ def next_action(state) -> tuple[int, str, dict]:
     raise AssertionError("nobody to act")
 
 
+LABELS = {
+    "move": "a card played: its own answer",
+    "page": "each fetch of a page told the version (no public part for it)",
+    "drawn": "the step's public part, drawn once for the pages it is sent to (and the lit hand)",
+    "fetched": "--fetch-all: each of those pages' fetch instead (the old way)",
+}
+
+
 def report(
-    figures: dict[str, dict[str, list[float]]], spent: dict[str, float], played: int, hands: int
+    figures: dict[str, dict[str, list[float]]],
+    spent: dict[str, float],
+    played: int,
+    hands: int,
+    fetch_all: bool,
 ) -> None:
     from django.db import connection
 
@@ -204,35 +248,54 @@ def report(
     parts = ["select", "state", "view", "template", "announce", "frame", "rest", "total"]
     for page in PAGES:
         rows = figures[page]
-        label = "a card played: its own answer" if page == "move" else "each other page's fetch"
-        print(f"  {label}:")
+        if not rows.get("total"):
+            continue
+        print(f"  {LABELS[page]}:")
         for part in parts:
             values = rows.get(part)
             if values:
                 print(f"    {part:<9} {median(values):7.2f} / {percentile(values, 90):7.2f}")
-        print(f"    bytes     {median(rows['bytes']):7.0f}")
-    move = figures["move"]["total"]
-    pages = figures["page"]["total"]
-    fetches = len(pages) / len(move)
-    per_move = sum(move) / len(move) + sum(pages) / len(move)
+        if rows.get("bytes"):
+            print(f"    bytes     {median(rows['bytes']):7.0f}")
+    cards = len(figures["move"]["total"])
+
+    def mean(page: str) -> float:
+        return sum(figures[page]["total"]) / cards
+
+    streamed = mean("move") + mean("page") + mean("drawn")
+    watched = sum(figures["drawn"]["pages"]) / cards
     print(
-        f"one card played, all of the table's pages included (mean): {per_move:.2f} ms of CPU "
-        f"(its answer {sum(move) / len(move):.2f} + {fetches:.1f} pages x "
-        f"{sum(pages) / max(1, len(pages)):.2f})"
+        f"one card played, all of the table's pages included (mean): {streamed:.2f} ms of CPU "
+        f"(its answer {mean('move'):.2f} + {len(figures['page']['total']) / cards:.1f} pages "
+        f"fetching {mean('page'):.2f} + the public part {mean('drawn'):.2f} for "
+        f"{watched:.1f} pages)"
     )
+    if fetch_all:
+        every = mean("move") + mean("page") + mean("fetched")
+        print(
+            f"the same cards, every page fetching (--fetch-all, the old way): {every:.2f} ms of "
+            f"CPU (its answer {mean('move'):.2f} + 3.0 pages x "
+            f"{(mean('page') + mean('fetched')) / 3:.2f})"
+        )
     total = sum(spent.values())
     kinds = ", ".join(f"{kind} {ms / hands:.0f}" for kind, ms in sorted(spent.items()))
-    print(f"a whole hand, every action and the fetches it causes: {total / hands:.0f} ms ({kinds})")
+    print(f"a whole hand, every action and what it costs the others: {total / hands:.0f} ms")
+    print(f"  by action: {kinds}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=2, help="hands to play (13 cards x 4 each)")
+    parser.add_argument(
+        "--fetch-all",
+        action="store_true",
+        help="also measure every other page fetching, as before the public part (issue 53)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         configure(Path(folder))
-        figures, spent, played = play(args.hands)
-        report(figures, spent, played, args.hands)
+        figures, spent, played = play(args.hands, args.fetch_all)
+        report(figures, spent, played, args.hands, args.fetch_all)
 
 
 if __name__ == "__main__":

@@ -93,7 +93,9 @@ class TableState:
     number: int  # a numbered deal the dealer chose (its cards can be looked up), or 0: secret
     seats: list[Seat]
     game: Game | None = None  # None: the dealer has not started yet
-    marks: list[list[int]] = field(default_factory=list)  # [version, hand number, plays]
+    # [version, hand number, plays, each seat's action count]: what a page showing that version
+    # has seen, and (game.network.public) who has acted since
+    marks: list[list[int]] = field(default_factory=list)
     # the dealer's rules, from the dealer's Options: "26 off the shooter", finish dead hands
     moon_off_shooter: bool = False
     finish_dead_hands: bool = False
@@ -177,14 +179,15 @@ class TableState:
     def mark(self, version: int) -> None:
         game = self.game
         hand, plays = (0, 0) if game is None else (game.hand_number, plays_so_far(game))
-        self.marks = [*self.marks, [version, hand, plays]][-MARKS_KEPT:]
+        seqs = [seat.seq for seat in self.seats]
+        self.marks = [*self.marks, [version, hand, plays, *seqs]][-MARKS_KEPT:]
 
     def fresh_from(self, since: int | None) -> int:
         """The first play of this hand that a page showing version ``since`` has not shown."""
         game = self.game
         assert game is not None
         now = plays_so_far(game)
-        for version, hand, plays in self.marks:
+        for version, hand, plays, *_ in self.marks:
             if version == since:
                 return plays if hand == game.hand_number else 0
         return now

@@ -1,12 +1,14 @@
 """A network table in real time: each page holds one Server-Sent Events stream of its table.
 
-The stream carries only the table's version: one event when it opens (the version as it is
-then) and one each time a change is saved; between them a comment every ``HEARTBEAT_SECONDS``
-keeps a router from closing an idle connection. The page compares the version with the one it
-shows and, when it is behind, fetches what came after its own version through its poll's URL,
-so the table is drawn and animated exactly as after a poll (static/js/network.js). Nothing of
-the table itself goes down the stream: each seat's page is drawn for that seat by the usual
-view. The bus (``game.network.bus``) wakes the streams when a save is announced.
+The stream tells the table's version: one event when it opens (the version as it is then) and
+one each time a change is saved; between them a comment every ``HEARTBEAT_SECONDS`` keeps a
+router from closing an idle connection. The page compares the version with the one it shows
+and, when it is behind, fetches what came after its own version through its poll's URL, so the
+table is drawn and animated exactly as after a poll (static/js/network.js). During a hand's
+play a seat that did nothing in the step is sent the step's public part instead (a ``drawn``
+event, ``game.network.public``: drawn once in this process for all the table's streams, the
+seat whose turn came with its lit hand), which its page turns to itself and draws without a
+request. The bus (``game.network.bus``) wakes the streams when a save is announced.
 
 The streams are native async Django code (an ``async def`` view whose response is an async
 generator), served on gunicorn's asyncio worker by ``serve`` below (hearts_site.streams routes
@@ -33,7 +35,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 
-from game.network import bus, presence, seats, store
+from game.network import bus, presence, public, seats, store
 from game.network.bus import Watch
 from game.network.state import TableState
 
@@ -67,8 +69,35 @@ def frame(version: int) -> str:
     return f"event: table\nid: {version}\ndata: {version}\n\n"
 
 
-async def stream(code: str, found: Watch) -> AsyncIterator[str]:
-    """The events of one page: the version at once, then each new one, with heartbeats."""
+def drawn_frame(step: public.Step, seat: int, own: str = "") -> str:
+    """The public part of a step, for the page of ``seat`` to turn to itself. Its first line:
+    the version the page must show to take it, the version it draws, the seat, and how many
+    lines of the seat's own part (its lit hand, for the seat whose turn came) come first."""
+    count = own.count("\n") + 1 if own else 0
+    head = f"event: drawn\nid: {step.version}\ndata: {step.since} {step.version} {seat} {count}\n"
+    return f"{head}{own}\n{step.data}\n\n" if own else f"{head}{step.data}\n\n"
+
+
+async def told(code: str, since: int, version: int, holder: str) -> str:
+    """What a seat's page is sent of a new version: the public part of the step, drawn once
+    for all the streams of the table here, when the seat only watched it (with its lit hand
+    when its turn came); else the version, and the page fetches."""
+    if holder:
+        try:
+            step = await public.step(code, since, version)
+        except Exception:  # the database failing, or worse: the page fetches, as it would
+            log.exception("streams: the step could not be drawn")
+            step = None
+        own = None if step is None else step.own(holder)
+        if own is not None:
+            return drawn_frame(step, *own)
+    return frame(version)
+
+
+async def stream(code: str, found: Watch, holder: str = "") -> AsyncIterator[str]:
+    """The events of one page: the version at once, then each new one (or the step's public
+    part, for a seat that only watched it), with heartbeats. ``holder``: the seat's token
+    hash ("" for a page waiting for a seat)."""
     loop = asyncio.get_running_loop()
     try:
         yield f"retry: {RETRY_MS}\n" + frame(found.version)
@@ -82,10 +111,12 @@ async def stream(code: str, found: Watch) -> AsyncIterator[str]:
                 continue
             found.event.clear()
             if found.version > sent:
-                sent = found.version
-                yield frame(sent)
+                since, sent = sent, found.version
+                yield await told(code, since, sent, holder)
     finally:
         bus.hub.unwatch(code, found)
+        if code not in bus.hub.watches:
+            public.forget(code)
 
 
 def plain(status: int, text: str) -> HttpResponse:
@@ -118,7 +149,7 @@ async def events(request: HttpRequest, code: str) -> HttpResponse:
         return plain(404, "No table you sit at has this address.")
     version, holder, found.seat = admitted
     found.offer(version)
-    response = StreamingHttpResponse(stream(code, found), content_type="text/event-stream")
+    response = StreamingHttpResponse(stream(code, found, holder), content_type="text/event-stream")
     response.seat_holder = holder  # for ``serve``: whose presence this stream is
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx, if one is in front: pass each event at once

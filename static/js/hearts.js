@@ -671,11 +671,16 @@
     }
   });
 
-  document.addEventListener("htmx:beforeRequest", function () {
+  // Before the table is drawn again (a request of the page's, or a step its stream sent: the
+  // network's "hearts:redraw"), the focused card's place, so that focus comes back near it.
+  function noteFocusedCard() {
     var cards = handCards();
     var at = cards.indexOf(document.activeElement);
     lastIndex = at >= 0 ? at : null;
-  });
+  }
+
+  document.addEventListener("htmx:beforeRequest", noteFocusedCard);
+  document.addEventListener("hearts:redraw", noteFocusedCard);
 
   function focusLost() {
     var active = document.activeElement;

@@ -78,9 +78,9 @@
   });
 
   // The page holds one Server-Sent Events stream of its table (the browser's own EventSource),
-  // which tells the table's version when it opens and each time a change is saved. A page
-  // behind it fetches what came after its own version through its poll's URL, so the table is
-  // drawn and animated as after a poll. While the stream is open, the timed poll asks only when
+  // which tells the table's version when it opens and each time a change is saved (or sends a
+  // step's public part: takeDrawn above). A page behind it fetches what came after its own
+  // version through its poll's URL, so the table is drawn and animated as after a poll. While the stream is open, the timed poll asks only when
   // the page's redraw time has come (a button falls due) or every SAFETY_MS at most; while it
   // is not (refused, reconnecting, never opened), the poll goes on every two seconds.
   var stream = null;
@@ -167,6 +167,88 @@
     );
   }
 
+  // The public part of a step (game/network/public.py): the table as every seat that only
+  // watched the step sees it, drawn once for them all with absolute places (seat-s2, at-s1) and
+  // an empty #hand. The page takes it only while it shows exactly the version it was drawn
+  // after, with nothing of its own out; it turns it to its own seat (the others round the
+  // table from it, each place seen from it, "you" where it is this seat), puts its own hand in
+  // it and swaps it in as htmx swaps a fetched table. Otherwise it fetches, as for any version.
+  var PLACES = ["bottom", "left", "top", "right"];
+  var PLACED = /^(seat|at|to|pile|taken)-s([0-3])$/;
+
+  function parsed(html) {
+    var answer = document.createElement("template");
+    answer.innerHTML = html;
+    return answer;
+  }
+
+  // The hand to put in the table: the page's own, or (for the seat whose turn came) the lit
+  // hand its stream sent, given the page's CSRF token; with it, its own poll box.
+  function ownHand(content, mine) {
+    if (!mine) return $("#table #hand").cloneNode(true);
+    var given = parsed(mine).content;
+    var hand = given.querySelector("#hand");
+    var poll = given.querySelector(".net-poll");
+    var token = $("#table #hand input[name='csrfmiddlewaretoken']");
+    if (!hand || !poll || !token) return null;
+    hand.querySelectorAll("input[name='csrfmiddlewaretoken']").forEach(function (input) {
+      input.setAttribute("value", token.value);
+    });
+    var bar = content.querySelector(".net-bar");
+    if (bar) bar.remove(); // the table waits on this seat: no button to offer it
+    content.querySelector(".net-poll").replaceWith(poll);
+    return hand;
+  }
+
+  function turned(html, seat, mine) {
+    var answer = parsed(html);
+    var content = answer.content;
+    var table = content.querySelector("#table");
+    var slot = content.querySelector("#hand");
+    var own = table && slot && $("#table #hand") && ownHand(content, mine);
+    var seats = [];
+    for (var s = 0; s < 4; s++) seats.push(content.querySelector("section.seat.seat-s" + s));
+    if (!own || seats.indexOf(null) >= 0) return null;
+    var mark = document.createComment("");
+    seats[0].parentNode.insertBefore(mark, seats[0]);
+    seats.forEach(function (section) {
+      section.remove();
+    });
+    for (var step = 1; step < 4; step++) mark.parentNode.insertBefore(seats[(seat + step) % 4], mark);
+    mark.remove();
+    content.querySelectorAll("[class]").forEach(function (element) {
+      Array.prototype.slice.call(element.classList).forEach(function (name) {
+        var placed = PLACED.exec(name);
+        if (placed) element.classList.replace(name, placed[1] + "-" + PLACES[(Number(placed[2]) - seat + 4) % 4]);
+      });
+    });
+    // "you": a label, or words, for one seat's page ("won by you", "Select a card to play.")
+    content.querySelectorAll("[data-you]").forEach(function (element) {
+      var data = element.dataset;
+      if (Number(data.you) === seat && data.youLabel) element.setAttribute("aria-label", data.youLabel);
+      if (Number(data.you) === seat && data.youText) element.textContent = data.youText;
+      ["data-you", "data-you-label", "data-you-text"].forEach(function (name) {
+        element.removeAttribute(name);
+      });
+      if (element.hasAttribute("data-unwrap")) element.replaceWith(element.textContent);
+    });
+    table.dataset.seq = $("#table").dataset.seq;
+    slot.replaceWith(own);
+    return answer.innerHTML;
+  }
+
+  function takeDrawn(since, seat, html, mine) {
+    if (drawnVersion() !== since || catchingUp || ownRequestOut() || !window.htmx || !htmx.swap) return;
+    var table = turned(html, seat, mine);
+    if (!table) return;
+    var chosen = $("#table .hand .card.chosen");
+    keptChoice = chosen ? chosen.value : null;
+    document.body.classList.toggle("hurry", drawing());
+    document.body.classList.add("catch-up");
+    document.dispatchEvent(new CustomEvent("hearts:redraw")); // hearts.js notes the focus
+    htmx.swap("#table", table, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: htmx.config.defaultSettleDelay });
+  }
+
   // The stream follows the seat: the table drawn for a seat carries its stream's address
   // (data-events), whether it came with the page or was swapped in later (joined at the name
   // prompt); a page showing no table of its own (removed from the lobby, the table gone, a
@@ -204,6 +286,18 @@
       reopenMs = 1000;
       pushed = Math.max(pushed, Number(event.data) || 0);
       catchUp();
+    });
+    source.addEventListener("drawn", function (event) {
+      if (source !== stream) return;
+      streamLive = true;
+      reopenMs = 1000;
+      // the version it follows, its own, the seat, the lines of the seat's own part first
+      var lines = String(event.data).split("\n");
+      var head = lines[0].split(" ");
+      var mine = Number(head[3]) || 0;
+      pushed = Math.max(pushed, Number(head[1]) || 0);
+      takeDrawn(Number(head[0]), Number(head[2]), lines.slice(1 + mine).join("\n"), lines.slice(1, 1 + mine).join("\n"));
+      catchUp(); // not taken: fetched as any newer version
     });
     source.addEventListener("error", function () {
       if (source !== stream) return;

@@ -22,8 +22,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.browser import after
 from tests.support.push import (
+    LIT_IN_PLAY,
+    ON_THE_TABLE,
+    Person,
     Router,
     a_table_for_two,
+    act_as_asked,
     hand_of,
     instance,
     site_env,
@@ -252,3 +256,142 @@ def test_a_page_behind_its_stream_waits_longer_after_each_204_before_asking_agai
         )
         expect(bea.locator("#table")).to_have_class("table phase-passing")
         bea.context.close()
+
+
+def three_to_adas_turn(port: int) -> tuple[Person, Person, Person]:
+    """Ada, Bea and Cleo (seats 0, 1 and 2) at a table with a computer, played over HTTP to
+    Ada's turn with a trick taken already, to lead or to play second: Bea plays after her, and
+    Cleo after Bea (neither card ends the trick)."""
+    ada, bea = a_table_for_two(port)
+    cleo = Person("Cleo", port)
+    cleo.join(ada.code)
+    ada.act("start")
+    for _ in range(300):
+        html = ada.table()
+        ready = LIT_IN_PLAY.search(html) and 'id="trick-pile"' in html
+        if ready and "Select a card to play." in html and len(ON_THE_TABLE.findall(html)) < 2:
+            return ada, bea, cleo
+        assert any(act_as_asked(person) for person in (ada, bea, cleo)), html[-800:]
+    raise AssertionError("never Ada's turn with a trick taken")
+
+
+def test_a_page_that_only_watched_a_move_draws_it_from_its_stream_without_a_fetch(
+    browser: Browser, tmp_path
+):
+    """Ada, Bea and Cleo (seats 0, 1 and 2) and a computer: when Ada plays and Bea's turn
+    comes, Cleo's page is sent the step's public part by its stream, turns it to its own seat
+    and draws it: Ada's card across the table from Cleo, Bea's hand counted on her right, Cleo's
+    own hand as it was; Bea's page is sent it with her hand lit; neither asks the server
+    anything for it, and both go on playing through what they drew."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        ada, bea, cleo = three_to_adas_turn(server.port)
+        page = seated_page(browser, cleo, server.port, WATCH)
+        beas = seated_page(browser, bea, server.port, WATCH)
+        for each in (page, beas):
+            each.wait_for_function("() => window.__told.length > 0")
+        since = version_of(page.content())
+        focused = page.locator("#table .hand .card").nth(2)
+        focused.focus()  # a person reading their hand by the keyboard meanwhile
+        kept = focused.get_attribute("value")
+        hand = page.locator("#table #hand").inner_html()
+        seq = page.locator("#table").get_attribute("data-seq")
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url))
+        beas.on("request", lambda request: asked.append(request.url))
+        card = LIT_IN_PLAY.search(ada.table()).group(1)
+        version = version_of(ada.act("play", card=card))
+        for each in (page, beas):
+            poll = each.locator("#table .net-poll")
+            expect(poll).to_have_attribute("data-version", str(version))
+        assert not [url for url in asked if f"/t/{ada.code}/" in url], asked  # nothing fetched
+        assert version > since
+        # Bea's turn came: her hand lit from her stream, and her card goes with her own token
+        expect(beas.locator("#status .status-line")).to_have_text("Select a card to play.")
+        expect(beas.locator(LIT).first).to_be_visible(timeout=ARRIVAL_TIMEOUT_MS)
+        expect(beas.locator(f"#table .center .played.face-{card}")).to_have_class(
+            re.compile(r"\bat-right\b")  # Ada plays just before Bea: on her right
+        )
+        # turned to Cleo's seat: Ada's card across the table, Ben on her left, Bea on her right
+        played = page.locator(f"#table .center .played.face-{card}")
+        expect(played).to_have_class(re.compile(r"\bat-top\b"))
+        expect(played).to_have_attribute("aria-label", re.compile(r"^Ada: "))
+        seats = page.locator("#table section.seat:not(#hand)")
+        expect(seats).to_have_count(3)
+        assert [seats.nth(i).get_attribute("class") for i in range(3)] == [
+            "seat seat-left",
+            "seat seat-top",
+            "seat seat-right",
+        ]
+        expect(seats.nth(0)).to_have_attribute("aria-label", re.compile(r"^Ben \(a computer"))
+        expect(seats.nth(2)).to_have_attribute("aria-label", re.compile(r"^Bea, \d+ cards?$"))
+        assert page.locator("#table #hand").inner_html() == hand
+        assert page.evaluate("() => document.activeElement.value") == kept  # focus kept there
+        assert page.locator("#table").get_attribute("data-seq") == seq
+        expect(page.locator("#status .status-line")).to_have_text("Waiting for Bea to move...")
+        assert page.locator("#table [data-you], #table [class*='-s']").count() == 0
+        played = step(beas)
+        assert played not in ("", "acted")
+        expect(beas.locator("#status .status-line")).not_to_have_class(re.compile("refusal"))
+        # and Cleo's page, its turn come from Bea's card, plays through the page it drew
+        lit = page.locator(LIT)
+        expect(lit.first).to_be_visible(timeout=ARRIVAL_TIMEOUT_MS)
+        assert step(page) not in ("", "acted")
+        expect(page.locator("#status .status-line")).not_to_have_class(re.compile("refusal"))
+        page.context.close()
+        beas.context.close()
+
+
+def test_a_public_part_that_comes_while_the_page_fetches_is_left_for_the_fetch(
+    browser: Browser, tmp_path
+):
+    """Cleo's page has a fetch of its own out (held back here until after the move) when Ada's
+    card comes down its stream as the public part: the page does not swap it in under its
+    fetch; the fetch's answer, drawn after the move, brings the card, and the page is left at
+    the newest version with nothing fetched twice."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        ada, _, cleo = three_to_adas_turn(server.port)
+        page = seated_page(browser, cleo, server.port, WATCH)
+        page.wait_for_function("() => window.__told.length > 0")
+        since = version_of(page.content())
+        page.evaluate(
+            """() => { window.__swaps = [];
+            document.addEventListener('htmx:afterSwap', e => {
+              if (e.target.id === 'table')  // (once a swap: not for its out-of-band parts)
+                window.__swaps.push(e.detail.xhr ? 'fetched' : 'streamed');
+            }); }"""
+        )
+        held: list = []
+        page.route(re.compile(r"/poll\?"), lambda route: held.append(route))
+        page.evaluate(  # not awaited here: its answer is held until after the move
+            """() => { htmx.ajax('GET',
+                document.querySelector('#table .net-poll').getAttribute('hx-get'),
+                {source: '#table', target: '#table', swap: 'outerHTML'}); }"""
+        )
+        page.wait_for_function("() => !!document.querySelector('#table.htmx-request')")
+        while not held:
+            page.wait_for_timeout(20)
+        drawn: list[str] = []
+        page.on("console", lambda message: drawn.append(message.text))
+        page.evaluate(
+            """() => window.__sources.at(-1).addEventListener('drawn',
+                e => console.log('drawn ' + e.data.split('\\n')[0]))"""
+        )
+        card = LIT_IN_PLAY.search(ada.table()).group(1)
+        version = version_of(ada.act("play", card=card))
+        deadline = time.monotonic() + 30
+        while not drawn:
+            assert time.monotonic() < deadline, "no public part came"
+            page.wait_for_timeout(20)
+        assert drawn[0].startswith(f"drawn {since} {version} 2 "), drawn
+        page.wait_for_timeout(300)  # time enough to have swapped it, had it been taken
+        assert page.evaluate("() => window.__swaps") == []
+        held[0].continue_()  # the fetch, answered now: after the move
+        page.unroute(re.compile(r"/poll\?"))
+        poll = page.locator("#table .net-poll")
+        expect(poll).to_have_attribute("data-version", str(version))
+        expect(page.locator(f"#table .center .played.face-{card}")).to_have_count(1)
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => window.__swaps") == ["fetched"]
+        page.context.close()

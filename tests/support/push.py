@@ -154,6 +154,7 @@ class EventStream:
         )
         self.sock.sendall(request.encode())
         self.events: queue.Queue = queue.Queue()
+        self.raw = bytearray()  # every byte the server sent, its head too
         self.head = ""
         self.comments = 0  # heartbeats so far
         self.beat = threading.Condition()
@@ -167,6 +168,7 @@ class EventStream:
                 chunk = self.sock.recv(4096)
                 if not chunk:
                     return
+                self.raw += chunk
                 buffer += chunk
             head, buffer = buffer.split(b"\r\n\r\n", 1)
             self.head = head.decode("latin-1")
@@ -181,6 +183,7 @@ class EventStream:
                 chunk = self.sock.recv(4096)
                 if not chunk:
                     return
+                self.raw += chunk
                 buffer += chunk
         except OSError:
             return
@@ -202,9 +205,11 @@ class EventStream:
             self.events.put((name, "\n".join(data)))
 
     def next_version(self, timeout: float = 30) -> int:
+        """The next version told: by itself, or as the step's public part ("drawn", its first
+        line the version before, the version and the seat)."""
         name, data = self.events.get(timeout=timeout)
-        assert name == "table", name
-        return int(data)
+        assert name in ("table", "drawn"), name
+        return int(data) if name == "table" else int(data.split("\n")[0].split()[1])
 
     def wait_for(self, version: int, timeout: float = 30) -> int:
         """The first version told that is at least ``version``."""
@@ -333,3 +338,28 @@ def a_table_for_two(port: int, names: tuple[str, str] = ("Ada", "Bea")) -> tuple
 def hand_of(person: Person) -> list[str]:
     """The cards of the person's hand not raised (not yet chosen to pass)."""
     return re.findall(r'name="card" value="(\w\w)" class="card face-\w\w"', person.table())
+
+
+LIT_IN_PLAY = re.compile(r'action="[^"]*/play".*?value="(\w\w)" class="card face-\w\w">', re.S)
+UNRAISED = re.compile(r'name="card" value="(\w\w)" class="card face-\w\w"')
+ON_THE_TABLE = re.compile(r'class="played at-\w+ face-\w\w" role="img"')
+
+
+def act_as_asked(person: Person) -> str:
+    """What ``person``'s table asks of them, done over HTTP: "accept", "select", "pass",
+    "play" or "" (nothing)."""
+    html = person.table()
+    if '/accept"' in html:
+        person.act("accept")
+        return "accept"
+    if '/select"' in html:
+        if re.search(r'id="pass-button"(?! disabled)>', html):
+            person.act("pass")
+            return "pass"
+        person.act("select", card=UNRAISED.search(html).group(1))
+        return "select"
+    lit = LIT_IN_PLAY.search(html)
+    if lit and "Select a card to play." in html:
+        person.act("play", card=lit.group(1))
+        return "play"
+    return ""

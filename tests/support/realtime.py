@@ -60,6 +60,8 @@ window.EventSource = class extends Original {
     super(url, options);
     (window.__sources = window.__sources || []).push(this);
     this.addEventListener('table', e => window.__told.push(Number(e.data)));
+    // a step's public part: its first line is "<version before> <version> <seat>"
+    this.addEventListener('drawn', e => window.__told.push(Number(e.data.split(/[ \\n]/)[1])));
   }
 };
 """

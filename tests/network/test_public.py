@@ -1,0 +1,163 @@
+"""The public part of a network table (``game.network.public``): drawn once a step from the
+table's state, naming no viewer and holding no hand, no form and no token; turned to a seat (as
+static/js/network.js turns it, stated again here) and given that seat's own hand, it is the
+table the seat's own fetch would have drawn."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from game.engine import Card
+from game.network.public import draw_step
+from tests.support.network import needed, started, table_of
+
+pytestmark = pytest.mark.django_db
+
+PLACES = ("bottom", "left", "top", "right")
+OPPONENT = re.compile(r'<section class="seat seat-s(\d)" aria-label=.*?</section>', re.S)
+EMPTY_HAND = '<section class="seat seat-bottom" id="hand"></section>'
+POLL = re.compile(r'<div class="net-poll".*?</div>', re.S)
+HAND = re.compile(r'<section class="seat seat-bottom" id="hand".*?</section>', re.S)
+
+
+def turn(html: str, seat: int, answer: str, mine: str = "") -> str:
+    """The public drawing as the page of ``seat`` shows it: its hand and its action count from
+    ``answer`` (the seat's page before), or for the seat whose turn came its own part
+    (``mine``: its lit hand, given the page's CSRF token, and its poll box)."""
+    found = OPPONENT.findall(html), [m.group(0) for m in OPPONENT.finditer(html)]
+    sections = dict(zip((int(s) for s in found[0]), found[1], strict=True))
+    block = re.compile("|".join(re.escape(text) for text in sections.values()))
+    first = True
+
+    def order(match):
+        nonlocal first
+        if not first:
+            return ""
+        first = False
+        return "".join(sections[(seat + step) % 4] for step in (1, 2, 3))
+
+    html = block.sub(order, html)
+    me = str(seat)
+    html = re.sub(
+        r'<span data-you="(\d)" data-you-text="([^"]*)" data-unwrap>(.*?)</span>',
+        lambda m: m[2] if m[1] == me else m[3],
+        html,
+    )
+    html = re.sub(
+        r'(<span [^>]*?) data-you="(\d)" data-you-text="([^"]*)">(.*?)</span>',
+        lambda m: f"{m[1]}>{m[3] if m[2] == me else m[4]}</span>",
+        html,
+    )
+    html = re.sub(
+        r'aria-label="([^"]*)"([^<>]*?) data-you="(\d)" data-you-label="([^"]*)"',
+        lambda m: f'aria-label="{m[4] if m[3] == me else m[1]}"{m[2]}',
+        html,
+    )
+    html = re.sub(
+        r"\b(seat|at|to|pile|taken)-s([0-3])\b",
+        lambda m: f"{m[1]}-{PLACES[(int(m[2]) - seat) % 4]}",
+        html,
+    )
+    html = html.replace('data-seq=""', re.search(r'data-seq="\d+"', answer).group(0), 1)
+    hand = HAND.search(answer).group(0)
+    if mine:
+        token = re.search(r'name="csrfmiddlewaretoken" value="[^"]*"', answer)[0]
+        hand = HAND.search(mine).group(0).replace('name="csrfmiddlewaretoken" value="-"', token)
+        html = re.sub(r'<section class="net-bar".*?</section>', "", html, flags=re.S)
+        html = POLL.sub(lambda m: POLL.search(mine).group(0), html)
+    return HAND.sub(lambda m: hand, html, count=1)
+
+
+def unprefixed(data: str) -> str:
+    return "\n".join(line.removeprefix("data: ") for line in data.split("\n"))
+
+
+def flat(html: str) -> str:
+    """The markup, its white space between tags aside; the drawing's second (data-now) too."""
+    html = re.sub(r'data-now="\d+"', "data-now", html)
+    return re.sub(r"> <", "><", re.sub(r"\s+", " ", html)).strip()
+
+
+def into_the_play(people) -> None:
+    """Act for the people until a trick has been taken and nobody waits on OK."""
+    for _ in range(400):
+        state = table_of(people[0].code)[1]
+        game = state.game
+        waiting = any(seat.awaiting_ok for seat in state.seats)
+        if game.phase == "playing" and game.completed_tricks and game.trick and not waiting:
+            return
+        for person in people:
+            wanted = needed(person)
+            if wanted:
+                assert person.post(wanted[0], **wanted[1]).status_code == 200
+                break
+    raise AssertionError("never reached the play")
+
+
+@pytest.mark.parametrize("names", [("Ada", "Bea", "Cleo", "Dora"), ("Ada", "Bea", "Cleo")])
+def test_the_public_part_turned_to_each_watching_seat_is_its_own_table(names):
+    people = started(*names)
+    into_the_play(people)
+    checked = lit = yours = 0
+    for _ in range(60):
+        row, state = table_of(people[0].code)
+        game = state.game
+        if game.phase != "playing":
+            break
+        since, mover = row.version, game.turn
+        assert people[mover].post("play", card=game.legal_plays(mover)[0]).status_code == 200
+        row, state = table_of(people[0].code)
+        step = draw_step(row, since)
+        if state.game.phase != "playing":
+            assert step is None  # the hand is over: every page fetches its own
+            break
+        assert step is not None
+        # every person but the mover and the seat whose turn it is now (with three people, a
+        # computer's cards may come between them); that seat, its lit hand beside it, unless it
+        # is the mover's (who took the trick)
+        turn_now = state.game.turn
+        expected = {p.seat for p in people} - {mover, turn_now}
+        assert set(step.watchers.values()) == expected
+        assert (step.turn is None) == (turn_now == mover)
+        html = unprefixed(step.data)
+        assert "csrfmiddlewaretoken" not in html and 'name="seq"' not in html
+        assert 'name="card"' not in html and "<form" not in html
+        # no place seen from a seat, but the page's own hand and card (the same for every seat)
+        own_places = html.replace(EMPTY_HAND, "").replace('played at-bottom"', "")
+        assert re.search(r"\b(seat|at|to|pile)-(bottom|left|top|right)\b", own_places) is None
+        for code in {c for s in range(4) for c in state.game.hand(s)}:
+            assert f"face-{code}" not in html and Card.parse(code).name not in html, code
+        mine = "" if step.turn is None else unprefixed(step.turn[2])
+        if mine:
+            assert 'name="card"' in mine and 'name="csrfmiddlewaretoken" value="-"' in mine
+            others = {c for s in range(4) if s != turn_now for c in state.game.hand(s)}
+            assert not [code for code in others if f"face-{code}" in mine]
+        for person in people:
+            own = person.seat == turn_now and step.turn is not None
+            if person.seat not in step.watchers.values() and not own:
+                continue
+            before = person.poll(since - 1).content.decode()  # the page as it was (its token)
+            answer = person.poll(since)
+            assert answer.status_code == 200
+            drawn = answer.content.decode()
+            expected = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", drawn)
+            turned = turn(html, person.seat, before, mine if own else "")
+            turned = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", turned)
+            assert flat(turned) == flat(expected)
+            checked += 1
+            lit += own
+            yours += "You take the trick" in drawn
+    assert checked >= 8 and lit >= 4
+    assert yours  # the seat that took a trick and leads the next heard it in its own words
+
+
+def test_no_step_is_drawn_across_the_pass_or_for_a_version_it_never_marked():
+    people = started("Ada", "Bea", "Cleo", "Dora")
+    row, _ = table_of(people[0].code)
+    assert draw_step(row, row.version - 1) is None  # passing: no play to draw
+    into_the_play(people)
+    row, _ = table_of(people[0].code)
+    assert draw_step(row, row.version) is None  # nothing new
+    assert draw_step(row, 10_000) is None  # never marked
