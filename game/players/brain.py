@@ -82,7 +82,8 @@ MOON_CARRY = 0  # if set: from this many points, all ours, our moon plan is weig
 TREE_NODES = 16384  # the most nodes a decision's tree holds
 EARLY_SHARE = 0.0  # with TREE, if set: before any point is taken, the chance that the other
 EARLY_STRENGTH = 1.4  # seat of the strongest hand (from this ``moon_strength``) shoots, a deal
-ROBUST = 0  # with TREE, if set: one search per world (who shoots), least worst regret
+ROBUST = 0  # with TREE, if set: one search per world (who shoots; ``_worlds``), then the card
+# of least regret: 1 the worst over the worlds and nobody, 2 the worst, 3 the sum, 5 the strongest
 ROBUST_HANDS = None  # the true deal's hands, for ``ROBUST``'s worlds (a diagnostic's oracle)
 KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
 LENGTH_RELIEF = 0.4
@@ -147,9 +148,10 @@ def search_play(
 
 
 def _worlds(view: View, know: Knowledge) -> list[int]:
-    """``ROBUST``'s worlds: each other seat that may still shoot (it holds every point taken,
-    and its whole hand, the cards it played counted, reaches ``EARLY_STRENGTH``; with the
-    true deal only), and -1, nobody shooting."""
+    """``ROBUST``'s worlds: the other seats that may still shoot (each holds every point
+    taken, and its whole hand, the cards it played counted, reaches ``EARLY_STRENGTH``), the
+    strongest first (only it with ``ROBUST=5``); with ``ROBUST=1`` also -1, nobody shooting.
+    Only with the true deal (``ROBUST_HANDS``, a diagnostic's oracle): none else."""
     total = sum(know.pts)
     hands = ROBUST_HANDS
     worlds = []
@@ -158,13 +160,15 @@ def _worlds(view: View, know: Knowledge) -> list[int]:
             continue
         whole = hands[s] | sum(1 << play[0] for play in plays_of(view, s))
         if moon_strength(whole) >= EARLY_STRENGTH:
-            worlds.append(s)
+            worlds.append((moon_strength(whole), s))
+    worlds = [s for _, s in sorted(worlds, reverse=True)[: 1 if ROBUST == 5 else 3]]
     return [*worlds, -1] if ROBUST == 1 else worlds
 
 
 def _robust_search(view, know, candidates, first, broken, core, budget, worlds) -> Searched:
     """A search in each world of ``worlds`` (the seat imagined shooting in every deal, or
-    nobody), and the card whose worst regret over the worlds is the least."""
+    nobody) on an equal share of ``budget``, and the card whose regret (how far its mean
+    trails the world's best card) is the least: the worst over the worlds, or their sum."""
     found = []
     for world in worlds:
         root = Root.of(view, know, candidates, first, broken, core, False)
@@ -178,7 +182,10 @@ def _robust_search(view, know, candidates, first, broken, core, budget, worlds) 
         means = {k: f.totals[k] / f.weight for k in common}
         best = min(means.values())
         for k in common:
-            regret[k] = max(regret[k], means[k] - best)
+            if ROBUST == 3:
+                regret[k] += means[k] - best
+            else:
+                regret[k] = max(regret[k], means[k] - best)
     options = found[0].root.options
     k = min(common, key=lambda k: (regret[k], options[k][0]))
     out = found[-1]
