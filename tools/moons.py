@@ -161,10 +161,12 @@ def oracle_play(game: Game, seat: int) -> str:
     Oracle.hands = [sum(1 << card_index(c) for c in game.hand(s)) for s in range(4)]
     sampler = brain.DealSampler
     brain.DealSampler = Oracle
+    brain.ROBUST_HANDS = Oracle.hands
     try:
         return OURS.play(game, seat)
     finally:
         brain.DealSampler = sampler
+        brain.ROBUST_HANDS = None
 
 
 def run_deal(index: int) -> MoonResult:

@@ -45,6 +45,7 @@ MODEL_NODES = 3000  # our decisions the search in the model may try from one dec
 NODES = 400  # the stop search's positions from one decision, as in ``tools.moons``
 KNOWN = -1  # with --known: the seat imagined shooting in every playout of the hand
 SHARE = 1.0  # with --known: the chance it is imagined shooting, each deal
+STRONGEST = False  # with --known --strongest: the strongest other hand imagined, not the shooter
 KNOWN_MODE = False  # --known: a hand with a moon is played again, its shooter imagined
 INTENT = False  # --intent: a hunter that chose a moon plan is imagined shooting (``Hunter``)
 BRAINS_HUNTERS = brain._deal_hunters
@@ -135,6 +136,15 @@ def figures_at(position, seat: int) -> dict[int, tuple[float, float]]:
         w = rows[k][core.FIG_WEIGHT]
         out[card] = (rows[k][core.FIG_MOON_AGAINST] / w, found.totals[k] / found.weight)
     return out
+
+
+def strongest(position, seat: int) -> int:
+    """The other seat whose hand at our first decision is the strongest for a moon."""
+    others = [s for s in range(4) if s != seat]
+    return max(
+        others,
+        key=lambda s: brain.moon_strength(sum(1 << card_index(c) for c in position.hand(s))),
+    )
 
 
 def shooter_rank(position, seat: int, shooter: int) -> tuple[int, float]:
@@ -261,7 +271,7 @@ def run_deal(index: int) -> Result:
         KNOWN = -1
         game, decisions = play(number, hand_number, seat, oracle_play)
         if KNOWN_MODE and game.moon_shooter is not None and game.moon_shooter != seat:
-            KNOWN = game.moon_shooter
+            KNOWN = strongest(decisions[0], seat) if STRONGEST else game.moon_shooter
             game, decisions = play(number, hand_number, seat, oracle_play)
         shooter = game.moon_shooter
         if shooter is None or shooter == seat:
@@ -406,13 +416,16 @@ def versus(deals: range, base: list[str]) -> Counter:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global KNOWN_MODE, SHARE, INTENT
+    global KNOWN_MODE, SHARE, INTENT, STRONGEST
     parser = argparse.ArgumentParser(prog="python -m tools.why_moons", description=__doc__)
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--first", type=int, default=0, help="first deal (default 0)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--known", action="store_true", help="imagine the real shooter")
+    parser.add_argument(
+        "--strongest", action="store_true", help="with --known: the strongest other hand instead"
+    )
     parser.add_argument("--share", type=float, default=SHARE)
     parser.add_argument(
         "--intent", action="store_true", help="imagine a hunter that chose a moon plan shooting"
@@ -431,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     KNOWN_MODE, SHARE, INTENT = args.known, args.share, args.intent
+    STRONGEST = args.strongest
     tune(args.budget, args.set)
     jit.core()
     started = time.perf_counter()

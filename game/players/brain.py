@@ -82,6 +82,13 @@ MOON_CARRY = 0  # if set: from this many points, all ours, our moon plan is weig
 TREE_NODES = 16384  # the most nodes a decision's tree holds
 EARLY_SHARE = 0.0  # with TREE, if set: before any point is taken, the chance that the other
 EARLY_STRENGTH = 1.4  # seat of the strongest hand (from this ``moon_strength``) shoots, a deal
+ROBUST = 0  # with TREE, if set: one search per world (who shoots; ``_worlds``), then the card
+# of least regret: 1 the worst over the worlds and nobody, 2 the worst, 3 the sum, 5 the strongest;
+# 6 the least expected utility, each world at ``ROBUST_SHARE``, nobody shooting at the rest
+ROBUST_HANDS = None  # the true deal's hands, for ``ROBUST``'s worlds (a diagnostic's oracle)
+ROBUST_SHARE = 0.3  # ``ROBUST=6``: each world's chance; nobody shooting has the rest
+WORLD_DEALS = 16  # else the deals drawn to judge the other seats' strength
+WORLD_STREAM = 0x91A9
 KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
 LENGTH_RELIEF = 0.4
 LONG_SPADES = 5
@@ -133,10 +140,73 @@ def search_play(
         if even:
             _top_up(view, know, first, broken, core, budget)
         return candidates[0]
-    found = _search(Root.of(view, know, candidates, first, broken, core, figures), budget, even)
+    worlds = _worlds(view, know, core) if ROBUST and TREE and not figures else []
+    if len(worlds) > (1 if ROBUST in (1, 6) else 0):
+        found = _robust_search(view, know, candidates, first, broken, core, budget, worlds)
+    else:
+        root = Root.of(view, know, candidates, first, broken, core, figures)
+        found = _search(root, budget, even)
     if even and EVEN_TOP_UP:
         _top_up(view, know, first, broken, core, budget - (Tally.cards - spent))
     return found
+
+
+def _worlds(view: View, know: Knowledge, core) -> list[int]:
+    """``ROBUST``'s worlds: the other seats that may still shoot (each holds every point
+    taken, and its whole hand, the cards it played counted, reaches ``EARLY_STRENGTH``), the
+    strongest first (only it with ``ROBUST=5``); with ``ROBUST=1`` also -1, nobody shooting.
+    A seat's strength is its hand's in the true deal (``ROBUST_HANDS``, a diagnostic's
+    oracle), else its mean over ``WORLD_DEALS`` deals drawn."""
+    total = sum(know.pts)
+    if ROBUST_HANDS is not None:
+        drawn = [ROBUST_HANDS]
+    else:
+        rng = SplitMix64.for_key(
+            WORLD_STREAM, view.number, view.hand_number, view.cards_played, view.seat
+        )
+        drawn = DealSampler(know).draw_many(rng, WORLD_DEALS, core)
+    worlds = []
+    for s in range(4):
+        if s == view.seat or know.pts[s] != total:
+            continue
+        played = sum(1 << play[0] for play in plays_of(view, s))
+        strength = sum(moon_strength(int(deal[s]) | played) for deal in drawn) / len(drawn)
+        if strength >= EARLY_STRENGTH:
+            worlds.append((strength, s))
+    worlds = [s for _, s in sorted(worlds, reverse=True)[: 1 if ROBUST == 5 else 3]]
+    return [*worlds, -1] if ROBUST in (1, 6) else worlds
+
+
+def _robust_search(view, know, candidates, first, broken, core, budget, worlds) -> Searched:
+    """A search in each world of ``worlds`` (the seat imagined shooting in every deal, or
+    nobody) on an equal share of ``budget``, and the card whose regret (how far its mean
+    trails the world's best card) is the least: the worst over the worlds, or their sum."""
+    found = []
+    for world in worlds:
+        root = Root.of(view, know, candidates, first, broken, core, False)
+        root.world = world
+        found.append(_search(root, budget // len(worlds), True))
+    common = [k for k in found[0].alive if all(k in f.alive for f in found)]
+    if not common:
+        return found[-1]
+    regret = dict.fromkeys(common, 0.0)
+    share = min(ROBUST_SHARE, 1.0 / max(1, len(worlds) - 1))
+    for world, f in zip(worlds, found, strict=True):
+        means = {k: f.totals[k] / f.weight for k in common}
+        best = min(means.values())
+        for k in common:
+            if ROBUST == 6:
+                odds = share if world >= 0 else 1.0 - share * (len(worlds) - 1)
+                regret[k] += odds * means[k]
+            elif ROBUST == 3:
+                regret[k] += means[k] - best
+            else:
+                regret[k] = max(regret[k], means[k] - best)
+    options = found[0].root.options
+    k = min(common, key=lambda k: (regret[k], options[k][0]))
+    out = found[-1]
+    out.card, out.chosen = options[k][0], k
+    return out
 
 
 def _top_up(view: View, know: Knowledge, first: bool, broken: bool, core, budget: int) -> None:
@@ -187,6 +257,7 @@ class Root:
     plans: object = None
     record: object = None
     tree: object = None  # with ``TREE``: the tree's containers (``tree.new_tree``)
+    world: int | None = None  # with ``ROBUST``: the seat imagined shooting in every deal, or -1
 
     @classmethod
     def of(cls, view, know, candidates, first, broken, core, figures) -> Root:
@@ -310,6 +381,10 @@ def _deal_hunters(root: Root, drawn, deals: int, odds):
     """Per deal, the seat imagined shooting: ``root.hunter``, or with ``EARLY_SHARE`` before
     any point is taken the strongest other hand of the deal (``tree.early_hunters``, which
     sets its chance in ``odds``)."""
+    if root.world is not None:
+        for i in range(deals):
+            odds[i] = 1.0
+        return root.core.buffer([root.world] * max(deals, 1))
     seats = root.core.buffer([root.hunter] * max(deals, 1))
     if EARLY_SHARE and root.hunter < 0 and not sum(root.know.pts):
         tree_of(root.core).early_hunters(

@@ -71,6 +71,9 @@ DEFEND_POINTS = 4  # with DEFEND_SELF: from this many points our seat defends ag
 DEFEND_SELF = 1  # a bit of ``defend``: our own seat defends in the playouts (``pick``'s guard)
 DEFEND_LATE = 2  # a bit of ``defend``: the others duck until a moon threat is real
 DEFEND_ALONE = 4  # a bit of ``defend``: the others never fight an imagined shooter (they duck)
+NOISE_SHIFT = 24  # ``defend``'s bits 24-31: the chance in 256 that a ducker plays at random
+SALT_SHIFT = 32  # ``defend``'s bits from here: the deal's number, the noise's salt
+NOISE_PRIME = 1099511627689
 SHOOT_POINTS = 18  # when a lone taker of every point so far goes for the rest
 LAST_TRICK = 13
 SUIT_ORDER = (CLUBS, DIAMONDS, SPADES, HEARTS)
@@ -514,6 +517,11 @@ def model_card(
         return pick(
             hand, n, win, tpts, first, broken, gone, False, lone, winner_seat, voids, True
         )  # fmt: skip
+    noise = defend >> NOISE_SHIFT & 255  # the others but the imagined shooter, now and then
+    if noise and seat != me:
+        z = noise_of(hand, gone, defend >> SALT_SHIFT, n)
+        if z & 255 < noise:
+            return random_card(hand, n, win, first, broken, z >> 8)
     if me >= 0 and seat != me:
         c = others_card(
             hand, seat, n, win, tpts, first, broken, gone, voids, winner_seat, me, threat,
@@ -523,6 +531,33 @@ def model_card(
             return c
     shooting = seat == shooter or (seat == plan_seat and total == 0)
     return pick(hand, n, win, tpts, first, broken, gone, shooting, threat, winner_seat, voids)
+
+
+@hot
+def noise_of(hand, gone, salt, n):
+    """A pseudo-random number from the position and the deal's ``salt`` (40 bits)."""
+    z = (hand ^ (gone >> 3) ^ (salt * 7919 + n)) % NOISE_PRIME
+    z = (z * 6364136 + 1442695) % NOISE_PRIME
+    z = (z * 6364136 + 1442695) % NOISE_PRIME
+    return z
+
+
+@hot
+def random_card(hand, n, win, first, broken, z):
+    """A legal card of ``hand`` chosen by ``z``."""
+    if n == 0:
+        legal = lead_mask(hand, first, broken)
+    else:
+        legal = hand & SUIT[win // RANKS_PER_SUIT]
+        if not legal:
+            legal = discard_mask(hand, first)
+    k = z % count(legal)
+    for c in range(52):
+        if legal >> c & 1:
+            if k == 0:
+                return c
+            k -= 1
+    return high(legal)
 
 
 @hot

@@ -42,6 +42,7 @@ table_winner = _sim.table_winner
 tally_figures = _sim.tally_figures  # numba caches it inlined here: a change to it edits this file
 utility = _sim.utility
 LAST_TRICK = _sim.LAST_TRICK
+SALT_SHIFT = _sim.SALT_SHIFT
 THREAT_POINTS = _sim.THREAT_POINTS
 THREAT_TRICKS = _sim.THREAT_TRICKS
 
@@ -295,6 +296,7 @@ def tree_round(
     path_edges = record[:DEPTH].copy()
     for i in range(ndeals):
         stop, shooter = deal_world(i, seen, stop_share, seats[i], odds)
+        deal_defend = defend | (seen + i) << SALT_SHIFT
         for a in range(nalive):
             k = alive[a]
             card = cards[k]
@@ -306,7 +308,7 @@ def tree_round(
             h = step(k + 1, card)
             after, depth = descend(
                 hands, leader, table, n + 1, pts.copy(), gone, ntricks, plans[k], me, stop,
-                shooter, defend, record, scratch, h, tree_keys, links, edges, stats, used,
+                shooter, deal_defend, record, scratch, h, tree_keys, links, edges, stats, used,
                 explore, prior_share, path_nodes, path_edges,
             )  # fmt: skip
             value = utility(after, me, moon_off_shooter, credit)

@@ -152,3 +152,48 @@ def test_a_compiled_tree_built_on_another_sim_is_dropped(tmp_path):
     stale.write_text("built on this sim")
     jit._drop_stale_tree(compiled)  # the same sim: nothing dropped
     assert stale.exists()
+
+
+def test_a_noisy_ducker_plays_a_legal_card_now_and_then_and_the_shooter_never(fast):
+    # the two forms give the same number and card, the card is always legal, about the chance
+    # asked (51 in 256) of the duckers' cards change, and the imagined shooter's never does
+    defend = sim.DEFEND_SELF | sim.DEFEND_LATE | 51 << sim.NOISE_SHIFT
+    rng = SplitMix64.for_key(0x9015E)
+    changed = tried = 0
+    for k in range(400):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = mask_of(deck[:9])
+        gone = mask_of(deck[40:48])
+        led = deck[48]
+        salted = defend | k << sim.SALT_SHIFT
+        for seat, hunter in ((1, -1), (1, 1)):
+            args = (hand, seat, 1, led, 0, False, True, gone, 0, 0, 0, -1, -1, -1, hunter, -1)
+            args += (False, 0, False)
+            plain = sim.model_card(*args, defend)
+            noisy = sim.model_card(*args, salted)
+            assert noisy == fast.model_card(*args, salted)
+            follow = hand & sim.SUIT[led // 13]
+            assert noisy in [c for c in range(52) if (follow or hand) >> c & 1]
+            if hunter == seat:
+                assert noisy == plain
+            else:
+                tried += 1
+                changed += noisy != plain
+    assert 0.05 < changed / tried < 0.25
+
+
+def test_both_forms_choose_the_same_card_with_noise_and_a_tree_per_world(fast, monkeypatch):
+    monkeypatch.setattr(brain, "TREE", 1)
+    monkeypatch.setattr(brain, "DEFEND", 7 | 51 << sim.NOISE_SHIFT)
+    monkeypatch.setattr(brain, "ROBUST", 3)
+    monkeypatch.setattr(brain, "EARLY_STRENGTH", 0.5)
+    worlds = 0
+    for game in positions(8, 0x7EF):
+        view = view_of(game, game.turn)
+        hands = [sum(1 << Card.parse(c).index for c in game.hand(s)) for s in range(4)]
+        for oracle in (None, hands):
+            monkeypatch.setattr(brain, "ROBUST_HANDS", oracle)
+            worlds += len(brain._worlds(view, brain.knowledge_of(view), fast)) > 1
+            assert decide_play(view, fast, budget=6000) == decide_play(view, sim, budget=6000)
+    assert worlds >= 4  # many decisions were searched in more than one world
