@@ -110,3 +110,16 @@ def test_the_link_to_send_is_drawn_in_the_lobby_alone():
     assert f'value="http://testserver/t/{code}/"' in lobby
     assert ada.post("start").status_code == 200
     assert "table-link" not in ada.page().content.decode()
+
+
+def test_a_name_in_the_row_is_read_cut_by_the_name_rule_every_time():
+    people = started("Ada", "Bea")
+    row, state = table_of(people[0].code)
+    state.seats[1].name = "Bea\u202e\u0007  Long" + "x" * 40
+    state.seats[1].heir, state.seats[1].heir_name = "0" * 64, " Cleo\u200b " + "y" * 300
+    row.state = state.to_json()
+    for _ in range(2):  # read again: the same
+        again = TableState.from_json(row.state)
+        assert again.seats[1].name == "Bea Long" + "x" * 12
+        assert again.seats[1].heir_name == "Cleo " + "y" * 15  # longer than any kept: cut
+        assert again.seats[0].name == "Ada"
