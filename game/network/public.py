@@ -47,6 +47,7 @@ from game.network.state import TableState
 from game.web.player import Options, PlayerState
 from game.web.table import (
     TableCard,
+    backs,
     clamp,
     hand_cards,
     narrate,
@@ -252,7 +253,7 @@ def public_view(
                 "name": names[seat],
                 "place": place(seat),
                 "count": len(game.hand(seat)),
-                "cards": range(len(game.hand(seat))),
+                "backs": backs(len(game.hand(seat))),
                 "computer": labels[seat],
             }
             for seat in SEATS

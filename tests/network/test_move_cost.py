@@ -4,6 +4,8 @@ are the URLconf's; the table's link is drawn in the lobby alone."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -13,6 +15,12 @@ from game.network.state import TableState
 from tests.support.network import Person, needed, started, table_of
 
 pytestmark = pytest.mark.django_db
+
+BACKS = re.compile(
+    r'aria-label="(\w+), (\d+) cards?">.*?'
+    r'<div class="backs n(\d+)" aria-hidden="true">(.*?)</div>',
+    re.S,
+)
 
 
 def into_the_play(people: list[Person]) -> None:
@@ -123,3 +131,21 @@ def test_a_name_in_the_row_is_read_cut_by_the_name_rule_every_time():
         assert again.seats[1].name == "Bea Long" + "x" * 12
         assert again.seats[1].heir_name == "Cleo " + "y" * 15  # longer than any kept: cut
         assert again.seats[0].name == "Ada"
+
+
+def test_each_opponent_shows_one_back_a_card_held():
+    people = started("Ada", "Bea", "Cleo", "Dora")
+    into_the_play(people)
+    state = table_of(people[0].code)[1]
+    mover = state.game.turn
+    assert people[mover].post("play", card=state.game.legal_plays(mover)[0]).status_code == 200
+    state = table_of(people[0].code)[1]
+    page = people[0].page().content.decode()
+    rows = BACKS.findall(page)
+    names = [seat.name for seat in state.seats]
+    assert len(rows) == 3
+    for name, said, count, backs in rows:
+        held = len(state.game.hand(names.index(name)))
+        assert int(said) == int(count) == held
+        assert backs == "<i></i>" * held
+    assert {int(count) for _, _, count, _ in rows} != {13}  # a card played shows one back fewer
