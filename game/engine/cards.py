@@ -33,7 +33,7 @@ class Card:
 
     @property
     def code(self) -> str:
-        return RANKS[self.rank] + self.suit
+        return CODES[self.index]
 
     @property
     def name(self) -> str:
@@ -78,6 +78,9 @@ def card_points(index: int) -> int:
     return QUEEN_POINTS if index == QUEEN_OF_SPADES_INDEX else 0
 
 
+# each card's two characters by its index, worked out once: a saved game spells every card it
+# holds, and a network move saves, checks and reads its table's several times
+CODES: tuple[str, ...] = tuple(RANKS[i % 13] + SUITS[i // 13] for i in range(52))
 DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 INDEX_OF: dict[str, int] = {card.code: card.index for card in DECK}  # canonical codes only
 TWO_OF_CLUBS = DECK[0]

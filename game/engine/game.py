@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from . import rules
-from .cards import DECK, SUIT_SINGULAR, SUITS, Card
+from .cards import CODES, SUIT_SINGULAR, SUITS, Card
 from .errors import IllegalMove
 from .rng import SEED_BYTES, deal, secret_deal, secret_key
 from .rules import MOON
@@ -213,14 +213,14 @@ class Game:
 
     def hand(self, seat: int) -> list[str]:
         """That seat's cards, sorted clubs, diamonds, spades, hearts, low to high."""
-        return [DECK[i].code for i in sorted(self._hands[seat])]
+        return [CODES[i] for i in sorted(self._hands[seat])]
 
     def passed(self, seat: int) -> list[str]:
         """The three cards that seat chose to pass this hand (empty before it chose)."""
-        return [DECK[i].code for i in self._passed[seat]]
+        return [CODES[i] for i in self._passed[seat]]
 
     def received(self, seat: int) -> list[str]:
-        return [DECK[i].code for i in self._received[seat]]
+        return [CODES[i] for i in self._received[seat]]
 
     def has_passed(self, seat: int) -> bool:
         return bool(self._passed[seat])
@@ -237,7 +237,7 @@ class Game:
         if self._current is None:
             return ()
         leader, cards = self._current
-        return tuple((seat_after(leader, i), DECK[c].code) for i, c in enumerate(cards))
+        return tuple((seat_after(leader, i), CODES[c]) for i, c in enumerate(cards))
 
     @property
     def trick_leader(self) -> int | None:
@@ -249,7 +249,7 @@ class Game:
 
     @staticmethod
     def _completed(leader: int, cards: list[int]) -> CompletedTrick:
-        plays = tuple((seat_after(leader, i), DECK[c].code) for i, c in enumerate(cards))
+        plays = tuple((seat_after(leader, i), CODES[c]) for i, c in enumerate(cards))
         return CompletedTrick(plays, _trick_winner(leader, cards))
 
     @property
@@ -271,7 +271,7 @@ class Game:
         won: list[str] = []
         for leader, cards in self._tricks:
             if _trick_winner(leader, cards) == seat:
-                won.extend(DECK[c].code for c in cards)
+                won.extend(CODES[c] for c in cards)
         return won
 
     def hand_points(self) -> tuple[int, int, int, int]:
@@ -320,7 +320,7 @@ class Game:
 
     def legal_plays(self, seat: int) -> list[str]:
         """The codes that seat may play now: empty when it is not that seat's turn."""
-        return [DECK[c].code for c in self._legal(seat)]
+        return [CODES[c] for c in self._legal(seat)]
 
     def _verify_seat(self, seat: Any) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
@@ -500,7 +500,7 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         def text(cards) -> str:
-            return "".join(DECK[c].code for c in cards)
+            return "".join(CODES[c] for c in cards)
 
         tricks = "".join(f"{leader}{text(cards)}" for leader, cards in self._tricks)
         if self._current is not None:

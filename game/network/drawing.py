@@ -7,12 +7,13 @@ answer that carries them (the fragment for htmx, the whole page without JavaScri
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from types import SimpleNamespace
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 
 from game import seating
 from game.engine import SEATS
@@ -26,6 +27,17 @@ from game.web.table import build
 
 POLL_SECONDS = 2
 NETWORK_PAGE = "game/network/page.html"  # the whole page around a network table
+
+
+def table_url(name: str, code: str) -> str:
+    """A table's address by the URL's name (``table``, ``poll``, ``events``): the same each
+    time for one table, so worked out once per table, not three times a drawing."""
+    return _table_url(get_script_prefix(), get_urlconf(), name, code)
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_url(prefix: str, urlconf: str | None, name: str, code: str) -> str:
+    return reverse(f"network:{name}", urlconf, args=[code])
 
 
 def idle_limit() -> int:
@@ -245,7 +257,8 @@ def draw(
     options = load(request.session).options if not request.htmx else Options()
     options.sheet_after_hand, options.message_boxes = True, False
     idle = idle_seats(seen)
-    if seen.state.game is None:
+    lobby = seen.state.game is None
+    if lobby:
         view, player = lobby_view(seen), PlayerState(options=options)
         template = "game/network/lobby.html"
     elif seen.heir:
@@ -268,19 +281,20 @@ def draw(
         "idle": idle,
         "idle_limit": idle_limit(),
         "version": version,
-        "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
+        "poll_url": f"{table_url('poll', code)}?v={version}&i={ripe}",
         "redraw": ripe,  # the Unix second the page must be drawn again by (0: none), for network.js
         "poll_seconds": POLL_SECONDS,
-        "events_url": reverse("network:events", args=[code]),  # the poll box names it
+        "events_url": table_url("events", code),  # the poll box names it
         "now": int(store.now_seconds()),
-        "link": request.build_absolute_uri(reverse("network:table", args=[code])),
+        # the lobby alone shows the link to send to friends
+        "link": request.build_absolute_uri(table_url("table", code)) if lobby else "",
         "table_name": table_name(seen.state),
         "dialog": dialog,
         **(extra or {}),
     }
     if not request.htmx and waiting_on_others(seen) and not dialog:  # a dialog is not reloaded
         context["refresh_seconds"] = settings.HEARTS_REFRESH_SECONDS
-        context["refresh_url"] = f"{reverse('network:table', args=[code])}?v={version}"
+        context["refresh_url"] = f"{table_url('table', code)}?v={version}"
     return table_or_page(request, NETWORK_PAGE, context, status)
 
 

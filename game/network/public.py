@@ -28,7 +28,6 @@ from types import SimpleNamespace
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections, connection
 from django.template.loader import get_template
-from django.urls import reverse
 from django.utils.html import format_html
 
 from game.engine import SEATS, Card, Phase
@@ -42,11 +41,13 @@ from game.network.drawing import (
     idle_seats,
     redraw_at,
     table_name,
+    table_url,
 )
 from game.network.state import TableState
 from game.web.player import Options, PlayerState
 from game.web.table import (
     TableCard,
+    backs,
     clamp,
     hand_cards,
     narrate,
@@ -159,10 +160,10 @@ def draw_step(row: Table, since: int) -> Step | None:
             "idle": idle,
             "idle_limit": idle_limit(),
             "version": version,
-            "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
+            "poll_url": f"{table_url('poll', code)}?v={version}&i={ripe}",
             "redraw": ripe,
             "poll_seconds": POLL_SECONDS,
-            "events_url": reverse("network:events", args=[code]),
+            "events_url": table_url("events", code),
             "now": int(now),
             "table_name": table_name(state),
             "dialog": "",
@@ -203,10 +204,10 @@ def turn_part(seen: Seen, view: SimpleNamespace, names: list[str]) -> str | None
         "me": me,
         "idle": idle,
         "version": version,
-        "poll_url": f"{reverse('network:poll', args=[code])}?v={version}&i={ripe}",
+        "poll_url": f"{table_url('poll', code)}?v={version}&i={ripe}",
         "redraw": ripe,
         "poll_seconds": POLL_SECONDS,
-        "events_url": reverse("network:events", args=[code]),
+        "events_url": table_url("events", code),
         "now": int(store.now_seconds()),
     }
     html = get_template(HAND).render(context) + get_template(EXTRAS).render(context)
@@ -252,7 +253,7 @@ def public_view(
                 "name": names[seat],
                 "place": place(seat),
                 "count": len(game.hand(seat)),
-                "cards": range(len(game.hand(seat))),
+                "backs": backs(len(game.hand(seat))),
                 "computer": labels[seat],
             }
             for seat in SEATS

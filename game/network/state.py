@@ -11,6 +11,7 @@ state and lets the computer players move until a person is needed.
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 from dataclasses import dataclass, field
@@ -73,7 +74,7 @@ class Seat:
     def from_dict(cls, data: dict[str, Any]) -> Seat:
         selected = data["s"]
         return cls(
-            name=clean_name(str(data["n"])),
+            name=stored_name(str(data["n"])),
             token_hash=str(data["h"]),
             away=bool(data["a"]),
             seq=int(data["q"]),
@@ -82,10 +83,25 @@ class Seat:
             ready=bool(data["r"]),
             waiting_since=float(data.get("w", 0.0)),
             heir=str(data.get("e", "")),
-            heir_name=clean_name(str(data.get("en", ""))),
+            heir_name=stored_name(str(data.get("en", ""))),
             late=bool(data.get("l", 0)),
             left=float(data.get("g", 0.0)),
         )
+
+
+def stored_name(text: str) -> str:
+    """A name read from the row, cut by the name rule as any name is (the row is not trusted to
+    hold only names so cut). A table's few names come back on every read of it: each is worked
+    out once per process (a name so long the rule would cut it, every time)."""
+    return clean_name(text) if len(text) > STORED_NAME_MAX else _stored_name(text)
+
+
+STORED_NAME_MAX = 200  # characters: a name the rule keeps has at most 80
+
+
+@functools.lru_cache(maxsize=4096)
+def _stored_name(text: str) -> str:
+    return clean_name(text)
 
 
 @dataclass

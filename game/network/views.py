@@ -337,10 +337,18 @@ def thinker() -> seating.Clock:
     return seating.Clock()
 
 
-def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) -> HttpResponse:
+def act(
+    request: HttpRequest,
+    code: str,
+    action,
+    own_card_placed: bool = False,
+    seen_by_all: bool = False,
+) -> HttpResponse:
     """One action of the seat this browser holds, worked out from a snapshot of the row with no
     lock held and saved only if the table has not changed meanwhile (else worked out again); a
-    refusal changes nothing. htmx gets the table drawn from that seat; a plain form a 303."""
+    refusal changes nothing. htmx gets the table drawn from that seat; a plain form a 303.
+    ``seen_by_all``: the action, when done, changes what every page shows (a card played), so
+    the change is not compared with the row to find whether only this seat's pages see it."""
     clock = thinker()
     for _ in range(TRIES):
         message = ""
@@ -360,7 +368,8 @@ def act(request: HttpRequest, code: str, action, own_card_placed: bool = False) 
             break
         state.seats[seat].seq += 1
         tables.advance(state, clock.think)
-        if store.save_if_current(row, state, tables.private_to(row.state, state, seat)):
+        only = None if seen_by_all else tables.private_to(row.state, state, seat)
+        if store.save_if_current(row, state, only):
             break
     else:
         raise store.Busy
@@ -382,17 +391,25 @@ class NothingChanged(IllegalMove):
         super().__init__("")
 
 
-def seat_action(fn, own_card_placed: bool = False):
+def seat_action(fn, own_card_placed: bool = False, always_changes: bool = False):
+    """The view of an action at a network table. ``always_changes``: the action either refuses
+    or changes what every page shows (a card played), so the table is not written out before
+    and after it to find whether it changed nothing, nor compared with the row to find whether
+    only this seat's pages see it (each time its whole game spelled out)."""
+
     @require_POST
     @reachable
     def view(request: HttpRequest, code: str) -> HttpResponse:
         def action(state: tables.TableState, seat: int, row: Table) -> None:
+            if always_changes:
+                fn(request, state, seat, row)
+                return
             before = state.to_json()
             fn(request, state, seat, row)
             if state.to_json() == before:
                 raise NothingChanged
 
-        return act(request, code, action, own_card_placed)
+        return act(request, code, action, own_card_placed, seen_by_all=always_changes)
 
     return view
 
@@ -410,6 +427,7 @@ accept = seat_action(lambda request, state, seat, row: tables.accept(state, seat
 play_card = seat_action(
     lambda request, state, seat, row: tables.play(state, seat, card_of(request)),
     own_card_placed=True,
+    always_changes=True,  # a card leaves a hand for the trick, or the play is refused
 )
 next_hand = seat_action(lambda request, state, seat, row: tables.ready(state, seat))
 sit_down = seat_action(lambda request, state, seat, row: tables.sit_down(state, seat))

@@ -1,16 +1,18 @@
 """``{% action "play" %}``: where a table's form posts. The solo game's partials are drawn for
 network tables too; there the same action goes to that table's own address.
 
-``{% hand_buttons view %}``: the cards of one's hand, one button each. Stated here rather than
-as a loop in hand.html because it is the hottest markup of the site (thirteen buttons of a few
-conditional attributes, on every table drawn, twenty times a second on a busy server), which
-Django's template language draws ten times slower than this."""
+``{% hand_buttons view %}``: the cards of one's hand, one button each; ``{% played card %}``: a
+card on the table (the trick's, and the viewer's own card ready in its template). Stated here
+rather than as a loop in hand.html (an include per card in trick.html) because it is the hottest
+markup of the site (thirteen buttons of a few conditional attributes, on every table drawn,
+twenty times a second on a busy server), which Django's template language draws ten times
+slower than this."""
 
 from functools import lru_cache
 
 from django import template
 from django.urls import reverse
-from django.utils.html import escape
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
@@ -44,3 +46,24 @@ def hand_buttons(view) -> SafeString:
             f'{extra}><span class="label">{escape(card.name)}</span></button>'
         )
     return mark_safe("".join(buttons))
+
+
+@register.simple_tag
+def played(card) -> SafeString:
+    """One card on the table: its place, its face (none for the viewer's card to come), the tick
+    it arrives at (None: there already), its accessible name, and, in the public part, the words
+    for the seat it is "yours" on. Once a template of its own, included per card."""
+    face = f" face-{conditional_escape(card.code)}" if card.code else ""
+    tick = "" if card.tick is None else f" arrive t{conditional_escape(card.tick)}"
+    you_label = getattr(card, "you_label", "")
+    you = (
+        f' data-you="{conditional_escape(card.seat)}"'
+        f' data-you-label="{conditional_escape(you_label)}"'
+        if you_label
+        else ""
+    )
+    return mark_safe(
+        f'<span class="played at-{conditional_escape(card.place)}{face}{tick}" role="img"'
+        f' aria-label="{conditional_escape(card.who)}: {conditional_escape(card.name)}"{you}>'
+        "</span>"
+    )
