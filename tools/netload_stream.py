@@ -52,6 +52,8 @@ class Seat(netload_table.Person):
         self.stream_errors: list[str] = []
         self.sock: socket.socket | None = None
         self.streamed = True
+        self.steps: list[tuple[int, int, str]] = []  # drawn parts come: (since, version, own)
+        self.lock = threading.Lock()
 
     def read(self, html: str) -> None:
         super().read(html)
@@ -63,12 +65,47 @@ class Seat(netload_table.Person):
         if self.accepted > before:
             self.moved.append((self.version, sent, time.perf_counter()))
 
+    def take_steps(self) -> None:
+        """The public parts the stream brought, as network.js takes them: one that starts at
+        the version shown is drawn with no request (its own part, the lit hand at this seat's
+        turn, read as a table's); any other leaves the page behind, to fetch."""
+        with self.lock:
+            steps, self.steps = self.steps, []
+        for since, version, own in steps:
+            if since == self.version:
+                self.version = version
+                if own:
+                    self.read(own)  # notes the table drawn, its version from the poll box
+                else:
+                    self.drawn.append((time.perf_counter(), version))
+            else:
+                self.pushed = max(self.pushed, version)
+
     def catch_up(self) -> None:
         """What came after this person's version (an htmx GET of the poll's URL)."""
         self.poll()
 
 
 CLOSING = threading.Event()  # the run is over: the pages close, their streams end
+
+
+def take_event(seat: Seat, event: bytes) -> bool:
+    """One event of the stream: a version (the page fetches what came after), or a step's
+    drawn public part (``game.network.stream.drawn_frame``: its head line, then the seat's own
+    lines, then the public part's). Whether it told anything (a heartbeat does not)."""
+    lines = event.decode().split("\n")
+    data = [line[6:] for line in lines if line.startswith("data: ")]
+    if not data:
+        return False
+    if "event: drawn" in lines:
+        since, version, _, count = (int(x) for x in data[0].split())
+        with seat.lock:
+            seat.steps.append((since, version, "\n".join(data[1 : 1 + count])))
+        return True
+    found = DATA.match(event[event.find(b"data: ") :] + b"\n")
+    if found:
+        seat.pushed = max(seat.pushed, int(found.group(1)))
+    return bool(found)
 
 
 def hold_stream(seat: Seat, deadline: float, opened: threading.Event) -> None:
@@ -105,12 +142,11 @@ def hold_stream(seat: Seat, deadline: float, opened: threading.Event) -> None:
                         time.sleep(1)
                         break
                     head_done = True
-                found = list(DATA.finditer(buffer))
-                if found:
-                    seat.pushed = max(seat.pushed, *(int(m.group(1)) for m in found))
-                    buffer = buffer[found[-1].end() :]
-                    opened.set()
-                    seat.wake.set()
+                while b"\n\n" in buffer:
+                    event, buffer = buffer.split(b"\n\n", 1)
+                    if take_event(seat, event):
+                        opened.set()
+                        seat.wake.set()
         except OSError as error:
             if not CLOSING.is_set():
                 seat.stream_errors.append(f"stream: {error}")
@@ -129,6 +165,7 @@ def play_streamed(seat: Seat, deadline: float, think: float) -> None:
         if now >= deadline:
             return
         seat.start_if_due(now)
+        seat.take_steps()
         if seat.todo is not None and act_at is None:
             act_at = now + think
         if act_at is not None and now >= act_at:

@@ -21,12 +21,11 @@ when a button for someone away is due (its form needs the page's own token).
 from __future__ import annotations
 
 import asyncio
-import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from asgiref.sync import sync_to_async
-from django.db import close_old_connections, connection
+from django.db import close_old_connections
 from django.template.loader import get_template
 from django.utils.html import format_html
 
@@ -309,19 +308,22 @@ def narration(game, fresh_from: int, names: list[str]) -> list[str]:
 # ---- once a step in each process, however many of its streams need it ---------------------------
 
 drawing: dict[str, tuple[int, int, asyncio.Future]] = {}  # code -> (since, version, the drawing)
+# The steps are read in one thread of each process, which keeps its database connection
+# (CONN_MAX_AGE) like a request thread: a connection opened for every step cost PostgreSQL a
+# new backend each time, half the machine's CPU at 100 tables (tools.netload).
+READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearts-steps")
 
 
 def read_step(code: str, since: int, version: int) -> Step | None:
     """The step drawn from the row (in a worker thread); None if the row has moved on."""
-    close_old_connections()
+    close_old_connections()  # one past its age or broken is opened again
     try:
         row = store.read(code)
         if row is None or row.version != version:
             return None
         return draw_step(row, since)
     finally:
-        if threading.current_thread() is not threading.main_thread():
-            connection.close()  # the executor's threads keep no connection between steps
+        close_old_connections()  # kept for CONN_MAX_AGE, as a request's (0: closed now)
 
 
 async def step(code: str, since: int, version: int) -> Step | None:
@@ -329,9 +331,7 @@ async def step(code: str, since: int, version: int) -> Step | None:
     awaited by the others (call on the event loop)."""
     found = drawing.get(code)
     if found is None or found[:2] != (since, version):
-        task = asyncio.ensure_future(
-            sync_to_async(read_step, thread_sensitive=False)(code, since, version)
-        )
+        task = asyncio.get_running_loop().run_in_executor(READER, read_step, code, since, version)
         found = drawing[code] = (since, version, task)
     return await asyncio.shield(found[2])
 

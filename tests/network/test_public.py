@@ -161,3 +161,21 @@ def test_no_step_is_drawn_across_the_pass_or_for_a_version_it_never_marked():
     row, _ = table_of(people[0].code)
     assert draw_step(row, row.version) is None  # nothing new
     assert draw_step(row, 10_000) is None  # never marked
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_steps_reader_keeps_its_database_connection_between_steps():
+    # a connection opened for every step read cost PostgreSQL a new backend each time (half
+    # the machine at 100 tables): the reader's thread keeps one, as a request thread does
+    from django.db import connection
+
+    from game.network import public
+
+    def read() -> object:
+        public.read_step("NOSUCH", 1, 2)
+        return connection.connection
+
+    first = public.READER.submit(read).result()
+    second = public.READER.submit(read).result()
+    assert first is not None and second is first
+    public.READER.submit(lambda: connection.close()).result()
