@@ -12,7 +12,7 @@ from django.urls import reverse
 from game.network import bus
 from game.network.drawing import table_url
 from game.network.state import TableState
-from tests.support.network import Person, needed, started, table_of
+from tests.support.network import Person, act_until, started, table_of
 
 pytestmark = pytest.mark.django_db
 
@@ -25,17 +25,7 @@ BACKS = re.compile(
 
 def into_the_play(people: list[Person]) -> None:
     """Act for the people until a card of the play is due and nobody waits on OK."""
-    for _ in range(200):
-        state = table_of(people[0].code)[1]
-        waiting = any(seat.awaiting_ok for seat in state.seats)
-        if state.game.phase == "playing" and not waiting:
-            return
-        for person in people:
-            wanted = needed(person)
-            if wanted:
-                assert person.post(wanted[0], **wanted[1]).status_code == 200
-                break
-    raise AssertionError("never reached the play")
+    act_until(people, lambda state: state.game.phase == "playing", 200)
 
 
 @pytest.fixture

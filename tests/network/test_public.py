@@ -11,7 +11,7 @@ import pytest
 
 from game.engine import Card
 from game.network.public import draw_step
-from tests.support.network import needed, started, table_of
+from tests.support.network import act_until, started, table_of
 
 pytestmark = pytest.mark.django_db
 
@@ -82,18 +82,12 @@ def flat(html: str) -> str:
 
 def into_the_play(people) -> None:
     """Act for the people until a trick has been taken and nobody waits on OK."""
-    for _ in range(400):
-        state = table_of(people[0].code)[1]
+
+    def reached(state) -> bool:
         game = state.game
-        waiting = any(seat.awaiting_ok for seat in state.seats)
-        if game.phase == "playing" and game.completed_tricks and game.trick and not waiting:
-            return
-        for person in people:
-            wanted = needed(person)
-            if wanted:
-                assert person.post(wanted[0], **wanted[1]).status_code == 200
-                break
-    raise AssertionError("never reached the play")
+        return game.phase == "playing" and bool(game.completed_tricks) and bool(game.trick)
+
+    act_until(people, reached)
 
 
 @pytest.mark.parametrize("names", [("Ada", "Bea", "Cleo", "Dora"), ("Ada", "Bea", "Cleo")])

@@ -189,3 +189,18 @@ def settle(people: list[Person], htmx: bool = True, until=None, limit: int = 2_0
 def hand_over(state: TableState) -> bool:
     """The first hand is over (``settle``'s ``until``): nobody has pressed OK on the sheet."""
     return state.game.phase in ("hand_over", "game_over")
+
+
+def act_until(people: list[Person], reached, tries: int = 400) -> None:
+    """Act for the people, one needed action at a time, until ``reached(state)`` holds of the
+    table's state and nobody waits on OK."""
+    for _ in range(tries):
+        state = table_of(people[0].code)[1]
+        if reached(state) and not any(seat.awaiting_ok for seat in state.seats):
+            return
+        for person in people:
+            wanted = needed(person)
+            if wanted:
+                assert person.post(wanted[0], **wanted[1]).status_code == 200
+                break
+    raise AssertionError("never reached the state looked for")
