@@ -180,7 +180,8 @@ def _worlds(view: View, know: Knowledge, core) -> list[int]:
 def _robust_search(view, know, candidates, first, broken, core, budget, worlds) -> Searched:
     """A search in each world of ``worlds`` (the seat imagined shooting in every deal, or
     nobody) on an equal share of ``budget``, and the card whose regret (how far its mean
-    trails the world's best card) is the least: the worst over the worlds, or their sum."""
+    trails the world's best card) is the least: the worst over the worlds, or their sum
+    (``ROBUST=3``); with ``ROBUST=6`` the card of the least mean weighted by the worlds' odds."""
     found = []
     for world in worlds:
         root = Root.of(view, know, candidates, first, broken, core, False)
