@@ -22,6 +22,8 @@ import contextlib
 import os
 import re
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -228,6 +230,39 @@ def kind_spread(group: list[list[Seat]], since: float, kinds: tuple[str, ...]) -
     return spread(from_sent) if from_sent else "none"
 
 
+class Browsers:
+    """``--browsers``: two real browsers playing a hand at one more table while the tables play
+    (``tools.realtime``, in a process of its own at the servers' priority, as a person's
+    browser is not one of the simulated pages)."""
+
+    def __init__(self, port: int, client_nice: int) -> None:
+        self.port, self.client_nice = port, client_nice
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        if CLOSING.is_set():
+            return
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tools.realtime", "--port", str(self.port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            preexec_fn=lambda: os.nice(-self.client_nice) if os.geteuid() == 0 else None,
+        )
+
+    def finish(self) -> str:
+        """What the browsers printed (waiting for their hand to end), or "" if never started."""
+        if self.process is None:
+            return ""
+        try:
+            out, _ = self.process.communicate(timeout=240)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            out, _ = self.process.communicate()
+            out += "\n(stopped: the hand took over 240 s after the run)"
+        return out if self.process.returncode == 0 else f"{out}\n(exit {self.process.returncode})"
+
+
 def memory(pids: set[int]) -> tuple[float, float]:
     """MB of proportional set size and of resident set size of the living ``pids``."""
     pss = rss = 0
@@ -321,6 +356,9 @@ def run(args: argparse.Namespace) -> int:
         shares = netload_table.CPUShares(url)
         if args.stagger:
             threading.Timer(args.stagger, shares.restart).start()
+        browsers = Browsers(ports[0], args.client_nice)
+        if args.browsers:
+            threading.Timer(args.stagger + args.browsers, browsers.start).start()
         deadline = stats.since + args.seconds
         deadline_clock = since_clock + args.seconds
         jobs = [
@@ -339,6 +377,7 @@ def run(args: argparse.Namespace) -> int:
             if person.sock is not None:
                 with contextlib.suppress(OSError):
                     person.sock.shutdown(socket.SHUT_RDWR)
+        told = browsers.finish()
         stack.close()
         entries = netload_table.access_entries(logs, since=measured_from)
         move_post = netload_table.server_times(entries, "", "200", method="POST")
@@ -386,6 +425,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"  errors {len(stats.errors)}")
     for error in stats.errors[:10]:
         print(f"    {error}")
+    if told:
+        print("  two browsers at one more table (python -m tools.realtime, on the first instance):")
+        print("\n".join(f"    {line}" for line in told.strip().splitlines()))
     checks = targets(stats.move_ms(), reached.get("stream", []), missing, stats.errors)
     print("Targets (issue 53):")
     for label, ok in checks:
@@ -418,4 +460,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--idle-seconds", type=float, default=10.0, help="streams open, no move (--push)"
+    )
+    parser.add_argument(
+        "--browsers",
+        type=float,
+        default=0.0,
+        help="two real browsers play a hand at one more table, starting this many seconds "
+        "into the measured time (tools.realtime; 0: none); give --seconds room for the hand",
     )
