@@ -3,8 +3,9 @@
 When a move is saved, three of the four pages at a table used to fetch the table and have it
 drawn for their own seat, although what changed (the trick, the others' card counts, the status
 line, the screen reader's words) is the same for all of them. Here it is drawn once for a step
-(from the version a page showed to the version saved), from the table's state alone, in a form
-that names no viewer: the places are absolute (``seat-s2``, ``at-s1``: seat 2, seat 1), and a
+(from the version a page showed to the version saved), by the move that saves it (``stored``: the
+row keeps it, and every process whose streams send it reads it, ``read_step``), from the table's
+state alone, in a form that names no viewer: the places are absolute (``seat-s2``, ``at-s1``: seat 2, seat 1), and a
 word that is "you" for one seat carries that seat's version beside it (``data-you``). Each page
 turns it to its own seat and puts its own hand in the empty ``#hand`` (static/js/network.js);
 the event stream (``game.network.stream``) sends it to the seats it is for (``Step.watchers``).
@@ -335,7 +336,7 @@ def narration(game, fresh_from: int, names: list[str]) -> list[str]:
     return said
 
 
-# ---- once a step in each process, however many of its streams need it ---------------------------
+# ---- read once a step in each process, however many of its streams need it ----------------------
 
 drawing: dict[str, tuple[int, int, asyncio.Future]] = {}  # code -> (since, version, the drawing)
 # The steps are read in one thread of each process, which keeps its database connection
