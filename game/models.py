@@ -19,6 +19,10 @@ class Table(models.Model):
     state = models.TextField()  # JSON: see game.network.state.TableState
     touched = models.DateTimeField(db_index=True)  # the last change; untouched for a day: removed
     created = models.DateTimeField(auto_now_add=True)
+    # The public part of this version for the pages that showed the one before, drawn once by
+    # the move that saved it and read by every process whose streams send it (JSON, see
+    # game.network.public.stored); "" when the save drew none. Moves and polls never read it.
+    step = models.TextField(default="", blank=True)
 
     def __str__(self) -> str:
         return f"table {self.code[:6]}… v{self.version}"

@@ -8,6 +8,7 @@ from django.core.wsgi import get_wsgi_application
 
 from hearts_site.bridge import Bridge
 from hearts_site.streams import Streams
+from hearts_site.warm import warm
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 # A thread that wants the interpreter gets it from a thinking move within 1 ms instead of 5.
@@ -35,3 +36,5 @@ front = Bridge(
 # A network table's event stream: native async Django, no thread held (game.network.stream); a
 # poll that the process's listener can tell has nothing new: a 204 without a thread or a query.
 application = Streams(front, "game.network.stream.serve", "game.network.quiet.quiet_poll")
+# Under gunicorn's preload_app this runs in the master, before the workers fork (hearts_site.warm).
+warm()

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 # its synchronous database calls (live_server's setup) without this.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = "/usr/bin/chromium"
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
 
 # An expectation ends as soon as the page shows what it expects; its ceiling (Playwright's is
 # 5 s) only decides how long a busy machine (three test workers on two cores, or a benchmark
@@ -23,13 +23,7 @@ def browser_type_launch_args(browser_type_launch_args):
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
-        "args": [
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ],
+        "args": CHROMIUM_ARGS,
     }
 
 

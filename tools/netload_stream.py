@@ -22,6 +22,8 @@ import contextlib
 import os
 import re
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -44,7 +46,8 @@ class Seat(netload_table.Person):
     def __init__(self, name: str, ports: list[int], stats: netload_table.Stats) -> None:
         super().__init__(name, ports, stats)
         self.drawn: list[tuple[float, int]] = []  # (when, version) of each table drawn
-        self.moved: list[tuple[int, float, float]] = []  # (version made, sent, answered)
+        # (version made, sent, answered, what: play, select, pass, next, accept, start)
+        self.moved: list[tuple[int, float, float, str]] = []
         self.pushed = 0
         self.wake = threading.Event()
         self.stream_port = ports[0]
@@ -61,9 +64,10 @@ class Seat(netload_table.Person):
 
     def act(self) -> None:
         before, sent = self.accepted, time.perf_counter()
+        action = self.todo[0] if self.todo else ""
         super().act()
         if self.accepted > before:
-            self.moved.append((self.version, sent, time.perf_counter()))
+            self.moved.append((self.version, sent, time.perf_counter(), action))
 
     def take_steps(self) -> None:
         """The public parts the stream brought, as network.js takes them: one that starts at
@@ -193,18 +197,18 @@ def play_streamed(seat: Seat, deadline: float, think: float) -> None:
 
 
 def arrivals(
-    tables: list[list[Seat]], end: float, since: float = 0.0
+    tables: list[list[Seat]], end: float, since: float = 0.0, kinds: tuple[str, ...] = ()
 ) -> tuple[list[float], list[float], int]:
-    """For each move and each other person at its table: ms from the move's request sent, and
-    from its answer, until that person had a table at least as new; and the moves made more
-    than 5 s before ``end`` that some person never had."""
+    """For each move (of ``kinds``, or any) and each other person at its table: ms from the
+    move's request sent, and from its answer, until that person had a table at least as new;
+    and the moves made more than 5 s before ``end`` that some person never had."""
     from_sent: list[float] = []
     from_answer: list[float] = []
     missing = 0
     for people in tables:
         for mover in people:
-            for version, sent, answered in mover.moved:
-                if sent < since:
+            for version, sent, answered, action in mover.moved:
+                if sent < since or (kinds and action not in kinds):
                     continue
                 for other in people:
                     if other is mover:
@@ -216,6 +220,47 @@ def arrivals(
                     from_sent.append((when - sent) * 1000)
                     from_answer.append((when - answered) * 1000)
     return from_sent, from_answer, missing
+
+
+SEEN = ("play", "pass", "next", "accept", "start")  # the moves the other seats' pages show
+
+
+def kind_spread(group: list[list[Seat]], since: float, kinds: tuple[str, ...]) -> str:
+    from_sent, _, _ = arrivals(group, float("inf"), since, kinds)
+    return spread(from_sent) if from_sent else "none"
+
+
+class Browsers:
+    """``--browsers``: two real browsers playing a hand at one more table while the tables play
+    (``tools.realtime``, in a process of its own at the servers' priority, as a person's
+    browser is not one of the simulated pages)."""
+
+    def __init__(self, port: int, client_nice: int) -> None:
+        self.port, self.client_nice = port, client_nice
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        if CLOSING.is_set():
+            return
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tools.realtime", "--port", str(self.port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            preexec_fn=lambda: os.nice(-self.client_nice) if os.geteuid() == 0 else None,
+        )
+
+    def finish(self) -> str:
+        """What the browsers printed (waiting for their hand to end), or "" if never started."""
+        if self.process is None:
+            return ""
+        try:
+            out, _ = self.process.communicate(timeout=240)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            out, _ = self.process.communicate()
+            out += "\n(stopped: the hand took over 240 s after the run)"
+        return out if self.process.returncode == 0 else f"{out}\n(exit {self.process.returncode})"
 
 
 def memory(pids: set[int]) -> tuple[float, float]:
@@ -311,6 +356,9 @@ def run(args: argparse.Namespace) -> int:
         shares = netload_table.CPUShares(url)
         if args.stagger:
             threading.Timer(args.stagger, shares.restart).start()
+        browsers = Browsers(ports[0], args.client_nice)
+        if args.browsers:
+            threading.Timer(args.stagger + args.browsers, browsers.start).start()
         deadline = stats.since + args.seconds
         deadline_clock = since_clock + args.seconds
         jobs = [
@@ -329,6 +377,7 @@ def run(args: argparse.Namespace) -> int:
             if person.sock is not None:
                 with contextlib.suppress(OSError):
                     person.sock.shutdown(socket.SHUT_RDWR)
+        told = browsers.finish()
         stack.close()
         entries = netload_table.access_entries(logs, since=measured_from)
         move_post = netload_table.server_times(entries, "", "200", method="POST")
@@ -345,15 +394,26 @@ def run(args: argparse.Namespace) -> int:
         f"p99 {percentile(move_post, 99):.2f} ms"
     )
     missing = 0
+    reached: dict[str, list[float]] = {}
     for mode, group in groups.items():
         if not group:
             continue
-        from_sent, from_answer, lost = arrivals(group, deadline_clock, since_clock)
+        _, _, lost = arrivals(group, deadline_clock, since_clock)  # any move, selections too
         missing += lost
-        print(f"  a move until the other three have its table ({mode}, {len(group)} tables):")
+        from_sent, from_answer, _ = arrivals(group, deadline_clock, since_clock, SEEN)
+        reached[mode] = from_sent
+        print(
+            f"  a move until the other three have its table ({mode}, {len(group)} tables; "
+            "every move but a card selected for the pass, which no other page shows):"
+        )
         print(f"    from the move sent      {spread(from_sent)}")
         print(f"    from the move answered  {spread(from_answer)}")
-        print(f"    never had it (moves older than 5 s at the end): {lost}")
+        print(f"    never had it (any move older than 5 s at the end): {lost}")
+        for kinds in (("play",), ("pass",), ("next", "accept", "start")):
+            print(f"    {'/'.join(kinds):17} from sent {kind_spread(group, since_clock, kinds)}")
+        selected = kind_spread(group, since_clock, ("select",))
+        print("    a card selected for the pass (the others' tables do not change), until they")
+        print(f"    next draw anything: from sent {selected}")
     if streamed:
         opened_streams = sum(p.streams for p in people)
         stream_errors = [error for p in people for error in p.stream_errors]
@@ -365,7 +425,31 @@ def run(args: argparse.Namespace) -> int:
     print(f"  errors {len(stats.errors)}")
     for error in stats.errors[:10]:
         print(f"    {error}")
+    if told:
+        print("  two browsers at one more table (python -m tools.realtime, on the first instance):")
+        print("\n".join(f"    {line}" for line in told.strip().splitlines()))
+    checks = targets(stats.move_ms(), reached.get("stream", []), missing, stats.errors)
+    print("Targets (issue 53):")
+    for label, ok in checks:
+        print(f"  {'PASS' if ok else 'FAIL'}  {label}")
     return 1 if stats.errors or stream_errors or missing else 0
+
+
+def targets(moves: list[float], reached: list[float], missing: int, errors: list) -> list:
+    """The issue's targets for a streamed run: (label, met)."""
+    return [
+        ("move p99 < 300 ms", percentile(moves, 99) < 300),
+        (
+            "a move reaching the other three: median < 150 ms",
+            bool(reached) and median(reached) < 150,
+        ),
+        (
+            "a move reaching the other three: p95 < 300 ms",
+            bool(reached) and percentile(reached, 95) < 300,
+        ),
+        ("no move never delivered", missing == 0),
+        ("errors 0", not errors),
+    ]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -376,4 +460,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--idle-seconds", type=float, default=10.0, help="streams open, no move (--push)"
+    )
+    parser.add_argument(
+        "--browsers",
+        type=float,
+        default=0.0,
+        help="two real browsers play a hand at one more table, starting this many seconds "
+        "into the measured time (tools.realtime; 0: none); give --seconds room for the hand",
     )

@@ -3,8 +3,9 @@
 When a move is saved, three of the four pages at a table used to fetch the table and have it
 drawn for their own seat, although what changed (the trick, the others' card counts, the status
 line, the screen reader's words) is the same for all of them. Here it is drawn once for a step
-(from the version a page showed to the version saved), from the table's state alone, in a form
-that names no viewer: the places are absolute (``seat-s2``, ``at-s1``: seat 2, seat 1), and a
+(from the version a page showed to the version saved), by the move that saves it (``stored``: the
+row keeps it, and every process whose streams send it reads it, ``read_step``), from the table's
+state alone, in a form that names no viewer: the places are absolute (``seat-s2``, ``at-s1``: seat 2, seat 1), and a
 word that is "you" for one seat carries that seat's version beside it (``data-you``). Each page
 turns it to its own seat and puts its own hand in the empty ``#hand`` (static/js/network.js);
 the event stream (``game.network.stream``) sends it to the seats it is for (``Step.watchers``).
@@ -21,6 +22,7 @@ when a button for someone away is due (its form needs the page's own token).
 from __future__ import annotations
 
 import asyncio
+import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -109,10 +111,11 @@ def watchers(state: TableState, mark: list[int]) -> dict[str, int]:
     }
 
 
-def draw_step(row: Table, since: int) -> Step | None:
+def draw_step(row: Table, since: int, state: TableState | None = None) -> Step | None:
     """The public part of the row's version for pages showing ``since``, or None when no seat
-    can be given it (the step is not within one hand's play, or a seat's button is due)."""
-    state = TableState.from_json(row.state)
+    can be given it (the step is not within one hand's play, or a seat's button is due).
+    ``state``: the row's, if already read (it is not changed)."""
+    state = TableState.from_json(row.state) if state is None else state
     game = state.game
     if game is None or game.phase != Phase.PLAYING or row.version <= since:
         return None
@@ -169,6 +172,34 @@ def draw_step(row: Table, since: int) -> Step | None:
         }
     )
     return Step(since, version, lines(html), chosen, None if own is None else (*turn, own))
+
+
+def stored(row: Table, state: TableState, since: int) -> str:
+    """The step from ``since`` to the row's version as ``Table.step`` keeps it: drawn once, by
+    the move that saves the version (``store.save_if_current``), for every process whose
+    streams send it. JSON: since, version, the data lines, the watchers, the turn's part; a
+    step no seat can be given is kept as ``[since]``, so that no stream draws it again."""
+    found = draw_step(row, since, state)
+    if found is None:
+        return json.dumps([since])
+    kept = [found.since, found.version, found.data, found.watchers, found.turn]
+    return json.dumps(kept, separators=(",", ":"))
+
+
+def kept_step(text: str, since: int, version: int) -> tuple[bool, Step | None]:
+    """What ``Table.step``'s ``text`` says of the step from ``since`` to ``version``: (True,
+    the step or None when no seat can be given it) if it is that step, else (False, None)."""
+    if not text:
+        return False, None
+    kept = json.loads(text)
+    if kept[0] != since:
+        return False, None
+    if len(kept) == 1:
+        return True, None
+    step_since, step_version, data, chosen, turn = kept
+    if step_version != version:
+        return False, None
+    return True, Step(step_since, step_version, data, chosen, None if turn is None else tuple(turn))
 
 
 def lines(html: str) -> str:
@@ -305,7 +336,7 @@ def narration(game, fresh_from: int, names: list[str]) -> list[str]:
     return said
 
 
-# ---- once a step in each process, however many of its streams need it ---------------------------
+# ---- read once a step in each process, however many of its streams need it ----------------------
 
 drawing: dict[str, tuple[int, int, asyncio.Future]] = {}  # code -> (since, version, the drawing)
 # The steps are read in one thread of each process, which keeps its database connection
@@ -315,9 +346,17 @@ READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearts-steps")
 
 
 def read_step(code: str, since: int, version: int) -> Step | None:
-    """The step drawn from the row (in a worker thread); None if the row has moved on."""
+    """The step, as the move that saved it drew it (``Table.step``), or drawn from the row when
+    it was drawn for another ``since`` (a page behind) or not at all (in a worker thread); None
+    if the row has moved on."""
     close_old_connections()  # one past its age or broken is opened again
     try:
+        kept = store.read_step(code)
+        if kept is None or kept[0] != version:
+            return None
+        known, found = kept_step(kept[1], since, version)
+        if known:
+            return found
         row = store.read(code)
         if row is None or row.version != version:
             return None

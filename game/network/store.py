@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
@@ -16,6 +17,10 @@ from game.network.codes import CODE_PATTERN
 from game.network.state import TableState
 
 log = logging.getLogger(__name__)
+
+# Draws a version's public part for the pages showing ``since``, from its row (not yet saved)
+# and its state: the text kept in ``Table.step``.
+Drawer = Callable[[Table, TableState, int], str]
 
 PURGE_SHARE = 100  # one request to a table page in this many also removes expired tables
 LOCK_WAIT_MS = 3000  # the longest a move waits for the row's lock before it answers BUSY
@@ -69,7 +74,9 @@ def fetch(code: str) -> Table | None:
     return row
 
 
-FIELDS = [field.attname for field in Table._meta.concrete_fields]
+# A row as moves and polls read it: the drawn step (``Table.step``) is the streams' alone.
+READ = [field for field in Table._meta.concrete_fields if field.attname != "step"]
+FIELDS = [field.attname for field in READ]
 
 
 def read(code: str) -> Table | None:
@@ -87,13 +94,25 @@ def read(code: str) -> Table | None:
     if found is None:
         return None
     values = list(found)
-    for index, field in enumerate(Table._meta.concrete_fields):
+    for index, field in enumerate(READ):
         column = field.get_col(Table._meta.db_table)
         for convert in connection.ops.get_db_converters(column) + field.get_db_converters(
             connection
         ):
             values[index] = convert(values[index], column, connection)
     return Table.from_db(connection.alias, FIELDS, values)
+
+
+def read_step(code: str) -> tuple[int, str] | None:
+    """The row's version and the step its last save drew (``Table.step``), or None."""
+    quote = connection.ops.quote_name
+    sql = "SELECT {}, {} FROM {} WHERE {} = %s".format(
+        *map(quote, ("version", "step", Table._meta.db_table, "code"))
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [code])
+        found = cursor.fetchone()
+    return None if found is None else (found[0], found[1])
 
 
 class Busy(Exception):
@@ -119,11 +138,15 @@ def bound_lock_wait() -> None:
             cursor.execute(f"PRAGMA busy_timeout = {int(LOCK_WAIT_MS)}")
 
 
-def save_if_current(row: Table, state: TableState, only: int | None = None) -> bool:
+def save_if_current(
+    row: Table, state: TableState, only: int | None = None, draw: Drawer | None = None
+) -> bool:
     """Save ``state`` over ``row`` if the table's version is still the row's; False when another
     request saved first (or the table is gone). One conditional UPDATE: it waits for the row's
     lock (at most LOCK_WAIT_MS) and then finds the version moved or not. ``only``: the seat
-    whose pages alone see the change (``TableState.private_to``)."""
+    whose pages alone see the change (``TableState.private_to``). ``draw``: what draws the new
+    version's public part for the pages that showed the row's (``game.network.public.stored``),
+    saved with it for the streams; a change one seat alone sees draws none."""
     if connection.vendor == "sqlite":
         bound_lock_wait()
     with transaction.atomic():
@@ -133,17 +156,19 @@ def save_if_current(row: Table, state: TableState, only: int | None = None) -> b
         state.mark(row.version + 1)
         saved = state.to_json()
         touched = timezone.now()
+        step = "" if draw is None or only is not None else drawn(draw, row, state, saved, touched)
         quote = connection.ops.quote_name
         with connection.cursor() as cursor:
             cursor.execute(
-                "UPDATE {} SET {} = %s, {} = %s, {} = %s WHERE {} = %s AND {} = %s".format(
-                    *map(quote, (Table._meta.db_table, "version", "state", "touched")),
+                "UPDATE {} SET {} = %s, {} = %s, {} = %s, {} = %s WHERE {} = %s AND {} = %s".format(
+                    *map(quote, (Table._meta.db_table, "version", "state", "touched", "step")),
                     *map(quote, ("id", "version")),
                 ),
                 [
                     row.version + 1,
                     saved,
                     connection.ops.adapt_datetimefield_value(touched),
+                    step,
                     row.pk,
                     row.version,
                 ],
@@ -153,6 +178,18 @@ def save_if_current(row: Table, state: TableState, only: int | None = None) -> b
         row.version, row.state, row.touched = row.version + 1, saved, touched
         bus.announce(row.code, row.version, only)  # every page streaming it asks for it
     return True
+
+
+def drawn(draw: Drawer, row: Table, state: TableState, saved: str, touched) -> str:
+    """The step ``draw`` makes of the version about to be saved; "" if drawing it failed (the
+    move is saved all the same: the streams then draw it, or their pages fetch)."""
+    new = Table(pk=row.pk, code=row.code, version=row.version + 1, state=saved, touched=touched)
+    new.created = row.created
+    try:
+        return draw(new, state, row.version)
+    except Exception:
+        log.exception("network table: the step could not be drawn at its save")
+        return ""
 
 
 def database_failed(error: BaseException) -> bool:

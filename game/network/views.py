@@ -32,7 +32,7 @@ from game import seating
 from game.engine import IllegalMove, check_number
 from game.models import Table
 from game.names import TOO_LONG, clean_name, too_long
-from game.network import seats, store
+from game.network import public, seats, store
 from game.network import state as tables
 from game.network.codes import CODE_PATTERN, LINK_PATTERN, new_code
 from game.network.drawing import (  # noqa: F401 (the tests read the limits from the views)
@@ -369,7 +369,7 @@ def act(
         state.seats[seat].seq += 1
         tables.advance(state, clock.think)
         only = None if seen_by_all else tables.private_to(row.state, state, seat)
-        if store.save_if_current(row, state, only):
+        if store.save_if_current(row, state, only, draw=public.stored):
             break
     else:
         raise store.Busy

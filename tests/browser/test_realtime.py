@@ -26,31 +26,17 @@ from game.network.views import NO_SEAT
 from tests.support.browser import STATUS, join_at_the_prompt
 from tests.support.push import a_table_for_two, hand_of, instance, on_postgres, site_env, version_of
 from tests.support.realtime import (
+    CARDS_EACH,
     arrivals,
     bin_serve,
     joined_by_the_link,
     listening_to_her_stream,
+    measure,
     play_a_hand,
     seated,
-    summary,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-CARDS_EACH = 13
-
-
-def measure(browser: Browser, port: int, label: str) -> None:
-    """Anna deals by the Game menu, Bea joins by the link at the prompt, and both play the first
-    hand as fast as their pages let them (timed polls on, as a person's page has them)."""
-    with joined_by_the_link(browser, port) as (anna, bea):
-        play_a_hand([anna, bea])
-        to_bea, to_anna = arrivals(anna, bea), arrivals(bea, anna)
-        print(f"\n{label}: Anna's cards -> Bea's page: {summary(to_bea)}")
-        print(f"{label}: Bea's cards -> Anna's page: {summary(to_anna)}")
-        shown = arrivals(anna, bea, "__shown") + arrivals(bea, anna, "__shown")
-        print(f"{label}: each card showing on the other's table: {summary(shown)}")
-        assert len(to_bea) == len(to_anna) == CARDS_EACH  # every card of each reached the other
 
 
 def test_a_friend_who_joins_at_the_prompt_plays_a_hand_brought_by_the_stream_alone(

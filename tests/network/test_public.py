@@ -173,3 +173,67 @@ def test_the_steps_reader_keeps_its_database_connection_between_steps():
     second = public.READER.submit(read).result()
     assert first is not None and second is first
     public.READER.submit(lambda: connection.close()).result()
+
+
+@pytest.fixture
+def reader():
+    """The steps' reader thread, its database connection closed afterwards (PostgreSQL would
+    not drop the test database under it)."""
+    from django.db import connection
+
+    from game.network import public
+
+    yield public.READER
+    public.READER.submit(lambda: connection.close()).result()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("names", [("Ada", "Bea", "Cleo", "Dora"), ("Ada", "Bea", "Cleo")])
+def test_the_move_that_saves_a_version_draws_its_step_once_and_the_streams_read_it(
+    names, monkeypatch, reader
+):
+    from game.models import Table
+    from game.network import public
+
+    people = started(*names)
+    into_the_play(people)
+    drawings = []
+    draw = public.draw_step
+
+    def counted(row, since, state=None):
+        drawings.append((row.version, since))
+        return draw(row, since, state)
+
+    monkeypatch.setattr(public, "draw_step", counted)
+    read = given = 0
+    for _ in range(30):
+        row, state = table_of(people[0].code)
+        if state.game.phase != "playing":
+            break
+        since, mover = row.version, state.game.turn
+        drawings.clear()
+        assert people[mover].post("play", card=state.game.legal_plays(mover)[0]).status_code == 200
+        row = Table.objects.get(code=people[0].code)
+        assert drawings == [(row.version, since)]  # by the move, as it saved the version
+        expected = draw(row, since)
+        known, kept = public.kept_step(row.step, since, row.version)
+        assert known and kept == expected
+        drawings.clear()
+        assert reader.submit(public.read_step, row.code, since, row.version).result() == (expected)
+        assert drawings == []  # a stream's process reads it: nothing drawn again
+        read += 1
+        given += expected is not None
+        if since > 1:  # a page a version behind: that step is drawn for it (or none is due)
+            reader.submit(public.read_step, row.code, since - 1, row.version).result()
+            assert drawings == [(row.version, since - 1)]
+    assert read >= 8 and given >= 6
+
+
+def test_a_change_only_one_seat_sees_and_a_change_out_of_the_play_keep_no_step():
+    from game.models import Table
+
+    people = started("Ada", "Bea", "Cleo", "Dora")
+    row, state = table_of(people[0].code)
+    card = state.game.hand(people[0].seat)[0]
+    assert people[0].post("select", card=card).status_code == 200  # passing: its seat's alone
+    assert Table.objects.get(code=people[0].code).step == ""

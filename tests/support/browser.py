@@ -11,6 +11,15 @@ CARDS = "#table .hand .card"
 LIT = '#table .hand .card:not([aria-disabled="true"])'
 TITLE = "#titlebar #title"
 
+CHROMIUM = "/usr/bin/chromium"  # Debian's package: bin/test installs it where it is missing
+CHROMIUM_ARGS = [
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
 
 def give_name(page: Page, name: str = "Ada") -> None:
     """Answer the name prompt; a game is then on the table."""

@@ -19,6 +19,7 @@ from tests.support.push import HOST, Person, a_table_for_two, instance, site_env
 from tools.server import REPO, free_port, healthy
 
 HAND_TIMEOUT_MS = 90_000
+CARDS_EACH = 13
 
 # A played card's first moment on the table (in the centre, added to the page) into
 # ``window.__seen``, each version the page's stream tells into ``window.__told``, and every
@@ -260,3 +261,17 @@ def bin_serve(tmp: Path):
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         log.close()
+
+
+def measure(browser: Browser, port: int, label: str) -> None:
+    """Anna deals by the Game menu, Bea joins by the link at the prompt, and both play the first
+    hand as fast as their pages let them (timed polls on, as a person's page has them)."""
+    with joined_by_the_link(browser, port) as (anna, bea):
+        play_a_hand([anna, bea])
+        to_bea, to_anna = arrivals(anna, bea), arrivals(bea, anna)
+        print(f"\n{label}: Anna's cards -> Bea's page: {summary(to_bea)}")
+        print(f"{label}: Bea's cards -> Anna's page: {summary(to_anna)}")
+        print(f"{label}: both ways: {summary(to_bea + to_anna)}")
+        shown = arrivals(anna, bea, "__shown") + arrivals(bea, anna, "__shown")
+        print(f"{label}: each card showing on the other's table: {summary(shown)}")
+        assert len(to_bea) == len(to_anna) == CARDS_EACH  # every card of each reached the other

@@ -32,3 +32,20 @@ def test_runs_of_polls_put_off_are_counted_by_length():
         "  polls put off in a row: once 2, twice 1, three times or more 2 (longest 5)"
     )
     assert put_off_runs([]).endswith("once 0, twice 0, three times or more 0 (longest 0)")
+
+
+def test_a_card_selected_for_the_pass_is_not_counted_as_reaching_the_others():
+    """A selection changes only its own seat's pages (the others are not told): netload counts
+    a move's arrival for the moves the other pages show, and the selections apart."""
+    from tools.netload_stream import SEEN, Seat, arrivals
+    from tools.netload_table import Stats
+
+    mover, other = Seat("mover", [1], Stats()), Seat("other", [1], Stats())
+    mover.moved = [(5, 10.0, 10.01, "select"), (6, 11.0, 11.01, "play")]
+    other.drawn = [(11.02, 6)]  # the play reached the other page 20 ms after it was sent
+    everything, _, _ = arrivals([[mover, other]], end=100.0)
+    seen, _, _ = arrivals([[mover, other]], end=100.0, kinds=SEEN)
+    assert [round(ms) for ms in everything] == [1020, 20]
+    assert [round(ms) for ms in seen] == [20]
+    _, _, missing = arrivals([[mover, Seat("late", [1], Stats())]], end=100.0, kinds=SEEN)
+    assert missing == 1
