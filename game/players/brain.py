@@ -29,7 +29,7 @@ from game.engine.rules import (
 
 from . import tree
 from .deals import DealSampler, Knowledge, knowledge_of, others_plays, plays_of
-from .sim import AS, KS, high, moon_threat, pick, table_state
+from .sim import AS, FIG_MOON_AGAINST, FIG_WEIGHT, KS, high, moon_threat, pick, table_state
 from .view import View
 
 PLAY_STREAM = 0x91A7
@@ -87,6 +87,14 @@ ROBUST = 0  # with TREE, if set: one search per world (who shoots; ``_worlds``),
 # 6 the least expected utility, each world at ``ROBUST_SHARE``, nobody shooting at the rest
 ROBUST_HANDS = None  # the true deal's hands, for ``ROBUST``'s worlds (a diagnostic's oracle)
 ROBUST_SHARE = 0.3  # ``ROBUST=6``: each world's chance; nobody shooting has the rest
+ROBUST_TOL = 0.0  # with ROBUST 2, 3, 5, if set: a world in which every candidate's moon against
+# us is within this share of the others' (no card of ours changes it) is left out of the regret
+ROBUST_SURE = 0.0  # with ROBUST 2, 3, 5, if set: a world in which every candidate ends in a moon
+# against us in at least this share of the playouts (the tree sees no stop) is left out too
+ROBUST_PLAIN = 0  # if set: when every world is left out, the plain search (nobody believed), on
+# the whole budget again, plays its card (else they all count, as without ROBUST_TOL)
+ROBUST_WEIGH = 0  # if set, with ROBUST 2, 3: each world's regret times its seat's chance of
+# shooting as read from its plays (``moon_odds`` over the deals drawn), the most likely at 1
 WORLD_DEALS = 16  # else the deals drawn to judge the other seats' strength
 WORLD_STREAM = 0x91A9
 KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
@@ -158,13 +166,7 @@ def _worlds(view: View, know: Knowledge, core) -> list[int]:
     A seat's strength is its hand's in the true deal (``ROBUST_HANDS``, a diagnostic's
     oracle), else its mean over ``WORLD_DEALS`` deals drawn."""
     total = sum(know.pts)
-    if ROBUST_HANDS is not None:
-        drawn = [ROBUST_HANDS]
-    else:
-        rng = SplitMix64.for_key(
-            WORLD_STREAM, view.number, view.hand_number, view.cards_played, view.seat
-        )
-        drawn = DealSampler(know).draw_many(rng, WORLD_DEALS, core)
+    drawn = _world_deals(view, know, core)
     worlds = []
     for s in range(4):
         if s == view.seat or know.pts[s] != total:
@@ -177,37 +179,98 @@ def _worlds(view: View, know: Knowledge, core) -> list[int]:
     return [*worlds, -1] if ROBUST in (1, 6) else worlds
 
 
+def _world_deals(view: View, know: Knowledge, core):
+    """The deals ``ROBUST``'s worlds are judged over: the true deal (``ROBUST_HANDS``), else
+    ``WORLD_DEALS`` drawn, in ``core``'s container."""
+    if ROBUST_HANDS is not None:
+        drawn = core.grid(1, 4)
+        for s in range(4):
+            drawn[0][s] = ROBUST_HANDS[s]
+        return drawn
+    rng = SplitMix64.for_key(
+        WORLD_STREAM, view.number, view.hand_number, view.cards_played, view.seat
+    )
+    return DealSampler(know).draw_many(rng, WORLD_DEALS, core)
+
+
 def _robust_search(view, know, candidates, first, broken, core, budget, worlds) -> Searched:
     """A search in each world of ``worlds`` (the seat imagined shooting in every deal, or
-    nobody) on an equal share of ``budget``, and the card whose regret (how far its mean
-    trails the world's best card) is the least: the worst over the worlds, or their sum
-    (``ROBUST=3``); with ``ROBUST=6`` the card of the least mean weighted by the worlds' odds."""
+    nobody) on an equal share of ``budget``, and the card of least regret (``_regrets``); when
+    every world is left out (``ROBUST_PLAIN``), the plain search's, on ``budget`` again."""
     found = []
     for world in worlds:
-        root = Root.of(view, know, candidates, first, broken, core, False)
+        root = Root.of(view, know, candidates, first, broken, core, bool(ROBUST_TOL or ROBUST_SURE))
         root.world = world
         found.append(_search(root, budget // len(worlds), True))
     common = [k for k in found[0].alive if all(k in f.alive for f in found)]
     if not common:
         return found[-1]
-    regret = dict.fromkeys(common, 0.0)
-    share = min(ROBUST_SHARE, 1.0 / max(1, len(worlds) - 1))
-    for world, f in zip(worlds, found, strict=True):
-        means = {k: f.totals[k] / f.weight for k in common}
-        best = min(means.values())
-        for k in common:
-            if ROBUST == 6:
-                odds = share if world >= 0 else 1.0 - share * (len(worlds) - 1)
-                regret[k] += odds * means[k]
-            elif ROBUST == 3:
-                regret[k] += means[k] - best
-            else:
-                regret[k] = max(regret[k], means[k] - best)
+    regret = _regrets(view, know, core, worlds, found, common)
+    if regret is None:
+        return _search(Root.of(view, know, candidates, first, broken, core, False), budget, True)
     options = found[0].root.options
     k = min(common, key=lambda k: (regret[k], options[k][0]))
     out = found[-1]
     out.card, out.chosen = options[k][0], k
     return out
+
+
+def _regrets(view, know, core, worlds, found, common) -> dict[int, float] | None:
+    """Each card of ``common``'s regret (how far its mean trails the world's best card): the
+    worst over the worlds, or their sum (``ROBUST=3``), with ``ROBUST_WEIGH`` each world's
+    times its seat's odds; with ``ROBUST=6`` the mean weighted by the worlds' odds. A world
+    whose moon no card changes (``_moon_matters``) is left out; if all are, None with
+    ``ROBUST_PLAIN``, else every world counts."""
+    kept = [i for i in range(len(worlds)) if _moon_matters(found[i], common)]
+    if not kept:
+        if ROBUST_PLAIN:
+            return None
+        kept = list(range(len(worlds)))
+    odds = _world_odds(view, know, core, [worlds[i] for i in kept]) if ROBUST_WEIGH else None
+    regret = dict.fromkeys(common, 0.0)
+    share = min(ROBUST_SHARE, 1.0 / max(1, len(worlds) - 1))
+    for j, i in enumerate(kept):
+        world, f = worlds[i], found[i]
+        means = {k: f.totals[k] / f.weight for k in common}
+        best = min(means.values())
+        weight = odds[j] if odds else 1.0
+        for k in common:
+            if ROBUST == 6:
+                chance = share if world >= 0 else 1.0 - share * (len(worlds) - 1)
+                regret[k] += chance * means[k]
+            elif ROBUST == 3:
+                regret[k] += weight * (means[k] - best)
+            else:
+                regret[k] = max(regret[k], weight * (means[k] - best))
+    return regret
+
+
+def _moon_matters(found: Searched, common: list[int]) -> bool:
+    """Whether the cards of ``common`` differ by ``ROBUST_TOL`` or more in the share of the
+    search's playouts that end in a moon against us, and (``ROBUST_SURE``) some card's share
+    is under ``ROBUST_SURE`` (always, with neither set)."""
+    rows = found.root.figures
+    if rows is None:
+        return True
+    rates = [rows[k][FIG_MOON_AGAINST] / rows[k][FIG_WEIGHT] for k in common if rows[k][FIG_WEIGHT]]
+    if not rates:
+        return True
+    if ROBUST_SURE and min(rates) >= ROBUST_SURE:
+        return False
+    return not ROBUST_TOL or max(rates) - min(rates) >= ROBUST_TOL
+
+
+def _world_odds(view: View, know: Knowledge, core, seats: list[int]) -> list[float]:
+    """Each seat's chance of shooting read from its plays (``moon_odds``), its mean over
+    ``_world_deals``, scaled so that the likeliest is 1."""
+    drawn = _world_deals(view, know, core)
+    deals = len(drawn)
+    odds = []
+    for s in seats:
+        out = moon_odds(core, view, drawn, deals, s)
+        odds.append(sum(float(out[i]) for i in range(deals)) / deals)
+    top = max(odds, default=0.0)
+    return [o / top if top else 1.0 for o in odds]
 
 
 def _top_up(view: View, know: Knowledge, first: bool, broken: bool, core, budget: int) -> None:

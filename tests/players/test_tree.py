@@ -197,3 +197,61 @@ def test_both_forms_choose_the_same_card_with_noise_and_a_tree_per_world(fast, m
             worlds += len(brain._worlds(view, brain.knowledge_of(view), fast)) > 1
             assert decide_play(view, fast, budget=6000) == decide_play(view, sim, budget=6000)
     assert worlds >= 4  # many decisions were searched in more than one world
+
+
+def _world(totals, moons):
+    """A ``Searched`` of one world over two cards: its totals (one deal) and moon shares."""
+    rows = [[0.0] * sim.FIG_COLUMNS for _ in totals]
+    for row, moon in zip(rows, moons, strict=True):
+        row[sim.FIG_MOON_AGAINST], row[sim.FIG_WEIGHT] = moon, 1.0
+    root = brain.Root(None, None, sim, [(1, -1), (2, -1)], 1, 0, -1, rows)
+    return brain.Searched(root, list(totals), [0, 1], 1.0)
+
+
+def test_a_world_whose_moon_no_card_changes_adds_no_regret(monkeypatch):
+    monkeypatch.setattr(brain, "ROBUST", 3)
+    level = _world([-26.0, -2.0], [0.5, 0.52])  # about the same moon whatever we play
+    turns = _world([-10.0, -14.0], [0.4, 0.1])  # our second card stops this one's moon
+    sure = _world([-26.0, -25.0], [1.0, 0.99])  # a moon the tree sees no stop for
+    found, worlds = [level, turns], [1, 2]
+    every = brain._regrets(None, None, sim, worlds, found, [0, 1])
+    assert every == {0: 0.0 + 4.0, 1: 24.0 + 0.0}  # without ROBUST_TOL: the level world counts
+    monkeypatch.setattr(brain, "ROBUST_TOL", 0.1)
+    assert brain._regrets(None, None, sim, worlds, found, [0, 1]) == {0: 4.0, 1: 0.0}
+    assert brain._regrets(None, None, sim, [1], [level], [0, 1]) == {0: 0.0, 1: 24.0}
+    monkeypatch.setattr(brain, "ROBUST_PLAIN", 1)  # every world left out: the plain search
+    assert brain._regrets(None, None, sim, [1], [level], [0, 1]) is None
+    monkeypatch.setattr(brain, "ROBUST_TOL", 0.0)
+    monkeypatch.setattr(brain, "ROBUST_SURE", 0.95)
+    assert brain._regrets(None, None, sim, [1, 2], [sure, turns], [0, 1]) == {0: 4.0, 1: 0.0}
+    assert brain._regrets(None, None, sim, [1], [sure], [0, 1]) is None
+
+
+def test_both_forms_agree_with_worlds_left_out_weighed_and_the_plain_search(fast, monkeypatch):
+    monkeypatch.setattr(brain, "TREE", 1)
+    monkeypatch.setattr(brain, "DEFEND", 7 | 51 << sim.NOISE_SHIFT)
+    monkeypatch.setattr(brain, "ROBUST", 3)
+    monkeypatch.setattr(brain, "EARLY_STRENGTH", 0.5)
+    monkeypatch.setattr(brain, "ROBUST_TOL", 0.05)
+    monkeypatch.setattr(brain, "ROBUST_PLAIN", 1)
+    monkeypatch.setattr(brain, "ROBUST_WEIGH", 1)
+    plain = 0
+    for game in positions(8, 0x7F0):
+        view = view_of(game, game.turn)
+        with monkeypatch.context() as m:
+            m.setattr(brain, "_search", _counting(brain._search))
+            card = decide_play(view, fast, budget=6000)
+            plain += _counting.calls > len(brain._worlds(view, brain.knowledge_of(view), fast))
+        assert card == decide_play(view, sim, budget=6000)
+    assert plain >= 1  # some decision left every world out and played the plain search's card
+
+
+def _counting(search):
+    """``search``, counting its calls in ``_counting.calls`` (reset here)."""
+    _counting.calls = 0
+
+    def counted(*args, **kwargs):
+        _counting.calls += 1
+        return search(*args, **kwargs)
+
+    return counted
