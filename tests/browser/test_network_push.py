@@ -271,7 +271,14 @@ def three_to_adas_turn(port: int) -> tuple[Person, Person, Person]:
         ready = LIT_IN_PLAY.search(html) and 'id="trick-pile"' in html
         if ready and "Select a card to play." in html and len(ON_THE_TABLE.findall(html)) < 2:
             return ada, bea, cleo
-        assert any(act_as_asked(person) for person in (ada, bea, cleo)), html[-800:]
+        if any(act_as_asked(person) for person in (ada, bea, cleo)):
+            continue
+        # the deal is secret: a hand may end before that turn comes (its points all taken
+        # early); everyone presses OK, and the next hand is played to it
+        waiting = [person for person in (ada, bea, cleo) if '/next"' in person.table()]
+        assert waiting, html[-800:]
+        for person in waiting:
+            person.act("next")
     raise AssertionError("never Ada's turn with a trick taken")
 
 
