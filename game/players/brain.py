@@ -25,6 +25,8 @@ from game.engine.rules import (
     legal_mask,
     mask_of,
     suit_of,
+    trick_points,
+    winning_position,
 )
 
 from . import tree
@@ -95,6 +97,11 @@ ROBUST_PLAIN = 0  # if set: when every world is left out, the plain search (nobo
 # the whole budget again, plays its card (else they all count, as without ROBUST_TOL)
 ROBUST_WEIGH = 0  # if set, with ROBUST 2, 3: each world's regret times its seat's chance of
 # shooting as read from its plays (``moon_odds`` over the deals drawn), the most likely at 1
+ROBUST_WHEN = 0  # if set: a world's seat also needs the hand's course to say it shoots (bits:
+# 1 it holds ROBUST_POINTS points or more, 2 it won a point trick over a card it could have
+# ducked, a lower card of the suit shown since, 4 it took the queen of spades; 8 before any point
+# is taken, its hand's strength alone, as without ROBUST_WHEN; ``_going_for_it``)
+ROBUST_POINTS = 4  # with ROBUST_WHEN's bit 1: the points a seat must hold, all of them
 WORLD_DEALS = 16  # else the deals drawn to judge the other seats' strength
 WORLD_STREAM = 0x91A9
 KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
@@ -171,12 +178,41 @@ def _worlds(view: View, know: Knowledge, core) -> list[int]:
     for s in range(4):
         if s == view.seat or know.pts[s] != total:
             continue
+        if ROBUST_WHEN and not _going_for_it(view, s, total):
+            continue
         played = sum(1 << play[0] for play in plays_of(view, s))
         strength = sum(moon_strength(int(deal[s]) | played) for deal in drawn) / len(drawn)
         if strength >= EARLY_STRENGTH:
             worlds.append((strength, s))
     worlds = [s for _, s in sorted(worlds, reverse=True)[: 1 if ROBUST == 5 else 3]]
     return [*worlds, -1] if ROBUST in (1, 6) else worlds
+
+
+def _going_for_it(view: View, seat: int, total: int) -> bool:
+    """``ROBUST_WHEN``'s test of a seat that holds all ``total`` points taken: it holds
+    ``ROBUST_POINTS`` or more (bit 1), it won a point trick over the card winning before it
+    while holding a lower card of that suit, shown by a later play (bit 2), or it took the queen
+    of spades (bit 4); before any point, yes with bit 8."""
+    if not total:
+        return bool(ROBUST_WHEN & 8)
+    if ROBUST_WHEN & 1 and total >= ROBUST_POINTS:
+        return True
+    if ROBUST_WHEN & 4 and total >= 13 and any(QS in cards for _, cards in view.tricks):
+        return True
+    if not ROBUST_WHEN & 2:
+        return False
+    plays = plays_of(view, seat)
+    for index, (leader, cards) in enumerate(view.tricks):
+        mine = (seat - leader) % 4
+        if mine == 0 or (leader + winning_position(cards)) % 4 != seat:
+            continue
+        if not trick_points(cards):
+            continue
+        card, win = plays[index][0], plays[index][2]
+        later = plays[index][7] & SUIT[suit_of(win)] & ((1 << win) - 1)
+        if card > win and later:
+            return True
+    return False
 
 
 def _world_deals(view: View, know: Knowledge, core):
