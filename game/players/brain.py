@@ -100,7 +100,8 @@ ROBUST_WEIGH = 0  # if set, with ROBUST 2, 3: each world's regret times its seat
 ROBUST_WHEN = 0  # if set: a world's seat also needs the hand's course to say it shoots (bits:
 # 1 it holds ROBUST_POINTS points or more, 2 it won a point trick over a card it could have
 # ducked, a lower card of the suit shown since, 4 it took the queen of spades; 8 before any point
-# is taken, its hand's strength alone, as without ROBUST_WHEN; ``_going_for_it``)
+# is taken, its hand's strength alone, as without ROBUST_WHEN; 16 before any point, a trick won
+# over a card it could have ducked, as bit 2 without the points; ``_going_for_it``)
 ROBUST_POINTS = 4  # with ROBUST_WHEN's bit 1: the points a seat must hold, all of them
 WORLD_DEALS = 16  # else the deals drawn to judge the other seats' strength
 WORLD_STREAM = 0x91A9
@@ -190,27 +191,29 @@ def _worlds(view: View, know: Knowledge, core) -> list[int]:
 
 def _going_for_it(view: View, seat: int, total: int) -> bool:
     """``ROBUST_WHEN``'s test of a seat that holds all ``total`` points taken: it holds
-    ``ROBUST_POINTS`` or more (bit 1), it won a point trick over the card winning before it
-    while holding a lower card of that suit, shown by a later play (bit 2), or it took the queen
-    of spades (bit 4); before any point, yes with bit 8."""
+    ``ROBUST_POINTS`` or more (bit 1), it won a point trick over a card it could have ducked
+    (bit 2, ``_won_over``), or it took the queen of spades (bit 4); before any point, yes with
+    bit 8, or with bit 16 if it won any trick over a card it could have ducked."""
     if not total:
-        return bool(ROBUST_WHEN & 8)
+        return bool(ROBUST_WHEN & 8) or bool(ROBUST_WHEN & 16 and _won_over(view, seat, False))
     if ROBUST_WHEN & 1 and total >= ROBUST_POINTS:
         return True
-    if ROBUST_WHEN & 4 and total >= 13 and any(QS in cards for _, cards in view.tricks):
+    if ROBUST_WHEN & 4 and any(QS in cards for _, cards in view.tricks):
         return True
-    if not ROBUST_WHEN & 2:
-        return False
+    return bool(ROBUST_WHEN & 2) and _won_over(view, seat, True)
+
+
+def _won_over(view: View, seat: int, pointed: bool) -> bool:
+    """Whether ``seat`` won a trick (one with points, if ``pointed``) following suit over the
+    card winning before it, while holding a lower card of that suit: one it played since."""
     plays = plays_of(view, seat)
     for index, (leader, cards) in enumerate(view.tricks):
-        mine = (seat - leader) % 4
-        if mine == 0 or (leader + winning_position(cards)) % 4 != seat:
+        if leader == seat or (leader + winning_position(cards)) % 4 != seat:
             continue
-        if not trick_points(cards):
+        if pointed and not trick_points(cards):
             continue
-        card, win = plays[index][0], plays[index][2]
-        later = plays[index][7] & SUIT[suit_of(win)] & ((1 << win) - 1)
-        if card > win and later:
+        card, win, since = plays[index][0], plays[index][2], plays[index][7]
+        if card > win and since & SUIT[suit_of(win)] & ((1 << win) - 1):
             return True
     return False
 

@@ -282,6 +282,13 @@ def test_a_world_needs_the_hands_course_to_say_its_seat_shoots(monkeypatch):
     assert brain._going_for_it(course, 1, 1)
     monkeypatch.setattr(brain, "ROBUST_WHEN", 8)
     assert brain._going_for_it(course, 1, 0)  # before any point, with bit 8: strength alone
+    monkeypatch.setattr(brain, "ROBUST_WHEN", 16)  # before any point: a trick won over a duck
+    won = (3, (17, 15, 24, 18))  # 6D, 4D, KD from seat 1 over the six, 7D: no points
+    led = (1, (24, 15, 17, 18))  # KD led by seat 1, which wins: a lead is no duck
+    low = (1, (14, 16, 19, 20))  # then 3D led by seat 1, under the six
+    assert brain._going_for_it(_course([clubs, won, low]), 1, 0)
+    assert not brain._going_for_it(_course([clubs, won]), 1, 0)  # no lower diamond shown yet
+    assert not brain._going_for_it(_course([clubs, led, low]), 1, 0)
     queen = (1, (26, 36, 27, 28))  # 2S led by seat 1, QS from seat 2: seat 2 wins 13 points
     monkeypatch.setattr(brain, "ROBUST_WHEN", 4)
     assert brain._going_for_it(_course([clubs, queen]), 2, 13)
@@ -298,7 +305,7 @@ def test_both_forms_choose_the_same_card_with_worlds_from_the_hands_course(fast,
         view = view_of(game, game.turn)
         know = brain.knowledge_of(view)
         every = brain._worlds(view, know, fast)
-        monkeypatch.setattr(brain, "ROBUST_WHEN", 7)
+        monkeypatch.setattr(brain, "ROBUST_WHEN", 23)
         dropped += len(brain._worlds(view, know, fast)) < len(every)
         assert decide_play(view, fast, budget=6000) == decide_play(view, sim, budget=6000)
         monkeypatch.setattr(brain, "ROBUST_WHEN", 0)
