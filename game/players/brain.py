@@ -102,6 +102,7 @@ ROBUST_WHEN = 0  # if set: a world's seat also needs the hand's course to say it
 # ducked, a lower card of the suit shown since, 4 it took the queen of spades; 8 before any point
 # is taken, its hand's strength alone, as without ROBUST_WHEN; 16 before any point, a trick won
 # over a card it could have ducked, as bit 2 without the points; ``_going_for_it``)
+ROBUST_FIRST = 0.0  # if set, with ROBUST_WHEN's bit 8: the strength needed before any point
 ROBUST_POINTS = 4  # with ROBUST_WHEN's bit 1: the points a seat must hold, all of them
 WORLD_DEALS = 16  # else the deals drawn to judge the other seats' strength
 WORLD_STREAM = 0x91A9
@@ -183,7 +184,7 @@ def _worlds(view: View, know: Knowledge, core) -> list[int]:
             continue
         played = sum(1 << play[0] for play in plays_of(view, s))
         strength = sum(moon_strength(int(deal[s]) | played) for deal in drawn) / len(drawn)
-        if strength >= EARLY_STRENGTH:
+        if strength >= (ROBUST_FIRST if ROBUST_FIRST and not total else EARLY_STRENGTH):
             worlds.append((strength, s))
     worlds = [s for _, s in sorted(worlds, reverse=True)[: 1 if ROBUST == 5 else 3]]
     return [*worlds, -1] if ROBUST in (1, 6) else worlds

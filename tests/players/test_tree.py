@@ -308,5 +308,12 @@ def test_both_forms_choose_the_same_card_with_worlds_from_the_hands_course(fast,
         monkeypatch.setattr(brain, "ROBUST_WHEN", 23)
         dropped += len(brain._worlds(view, know, fast)) < len(every)
         assert decide_play(view, fast, budget=6000) == decide_play(view, sim, budget=6000)
+        monkeypatch.setattr(brain, "ROBUST_WHEN", 9)  # strength before any point, from 4.0 only
+        monkeypatch.setattr(brain, "ROBUST_FIRST", 4.0)
+        if not sum(know.pts):
+            assert brain._worlds(view, know, fast) == []
+            monkeypatch.setattr(brain, "ROBUST_FIRST", 0.0)
+            assert brain._worlds(view, know, fast) == every  # bit 8: strength alone, as before
+        monkeypatch.setattr(brain, "ROBUST_FIRST", 0.0)
         monkeypatch.setattr(brain, "ROBUST_WHEN", 0)
     assert dropped >= 1  # the hand's course left out a world that strength alone believed
