@@ -25,6 +25,8 @@ from game.engine.rules import (
     legal_mask,
     mask_of,
     suit_of,
+    trick_points,
+    winning_position,
 )
 
 from . import tree
@@ -95,6 +97,13 @@ ROBUST_PLAIN = 0  # if set: when every world is left out, the plain search (nobo
 # the whole budget again, plays its card (else they all count, as without ROBUST_TOL)
 ROBUST_WEIGH = 0  # if set, with ROBUST 2, 3: each world's regret times its seat's chance of
 # shooting as read from its plays (``moon_odds`` over the deals drawn), the most likely at 1
+ROBUST_WHEN = 0  # if set: a world's seat also needs the hand's course to say it shoots (bits:
+# 1 it holds ROBUST_POINTS points or more, 2 it won a point trick over a card it could have
+# ducked, a lower card of the suit shown since, 4 it took the queen of spades; 8 before any point
+# is taken, its hand's strength alone, as without ROBUST_WHEN; 16 before any point, a trick won
+# over a card it could have ducked, as bit 2 without the points; ``_going_for_it``)
+ROBUST_FIRST = 0.0  # if set, with ROBUST_WHEN's bit 8: the strength needed before any point
+ROBUST_POINTS = 4  # with ROBUST_WHEN's bit 1: the points a seat must hold, all of them
 WORLD_DEALS = 16  # else the deals drawn to judge the other seats' strength
 WORLD_STREAM = 0x91A9
 KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
@@ -171,12 +180,43 @@ def _worlds(view: View, know: Knowledge, core) -> list[int]:
     for s in range(4):
         if s == view.seat or know.pts[s] != total:
             continue
+        if ROBUST_WHEN and not _going_for_it(view, s, total):
+            continue
         played = sum(1 << play[0] for play in plays_of(view, s))
         strength = sum(moon_strength(int(deal[s]) | played) for deal in drawn) / len(drawn)
-        if strength >= EARLY_STRENGTH:
+        if strength >= (ROBUST_FIRST if ROBUST_FIRST and not total else EARLY_STRENGTH):
             worlds.append((strength, s))
     worlds = [s for _, s in sorted(worlds, reverse=True)[: 1 if ROBUST == 5 else 3]]
     return [*worlds, -1] if ROBUST in (1, 6) else worlds
+
+
+def _going_for_it(view: View, seat: int, total: int) -> bool:
+    """``ROBUST_WHEN``'s test of a seat that holds all ``total`` points taken: it holds
+    ``ROBUST_POINTS`` or more (bit 1), it won a point trick over a card it could have ducked
+    (bit 2, ``_won_over``), or it took the queen of spades (bit 4); before any point, yes with
+    bit 8, or with bit 16 if it won any trick over a card it could have ducked."""
+    if not total:
+        return bool(ROBUST_WHEN & 8) or bool(ROBUST_WHEN & 16 and _won_over(view, seat, False))
+    if ROBUST_WHEN & 1 and total >= ROBUST_POINTS:
+        return True
+    if ROBUST_WHEN & 4 and any(QS in cards for _, cards in view.tricks):
+        return True
+    return bool(ROBUST_WHEN & 2) and _won_over(view, seat, True)
+
+
+def _won_over(view: View, seat: int, pointed: bool) -> bool:
+    """Whether ``seat`` won a trick (one with points, if ``pointed``) following suit over the
+    card winning before it, while holding a lower card of that suit: one it played since."""
+    plays = plays_of(view, seat)
+    for index, (leader, cards) in enumerate(view.tricks):
+        if leader == seat or (leader + winning_position(cards)) % 4 != seat:
+            continue
+        if pointed and not trick_points(cards):
+            continue
+        card, win, since = plays[index][0], plays[index][2], plays[index][7]
+        if card > win and since & SUIT[suit_of(win)] & ((1 << win) - 1):
+            return True
+    return False
 
 
 def _world_deals(view: View, know: Knowledge, core):

@@ -255,3 +255,65 @@ def _counting(search):
         return search(*args, **kwargs)
 
     return counted
+
+
+def _course(tricks) -> brain.View:
+    """Seat 0's view of a hand whose completed ``tricks`` are given (hands left out)."""
+    return brain.View(
+        0, 1, 1, "left", 1, False, "playing", (), (), (), tuple(tricks), None, (), (0, 0, 0, 0)
+    )
+
+
+def test_a_world_needs_the_hands_course_to_say_its_seat_shoots(monkeypatch):
+    # seat 1 wins the diamond trick with the king over the six, then leads the three: it could
+    # have ducked; it holds the trick's one point, all the points taken
+    clubs = (0, (0, 1, 2, 12))  # 2C 3C 4C AC: seat 3 wins, no points
+    over = (3, (17, 39, 24, 15))  # 6D, 2H discarded, KD, 4D: seat 1 wins one point
+    under = (1, (14, 16, 18, 19))  # 3D led by seat 1, then 5D 7D 8D: seat 0 wins, no points
+    course = _course([clubs, over, under])
+    monkeypatch.setattr(brain, "ROBUST_POINTS", 26)
+    monkeypatch.setattr(brain, "ROBUST_WHEN", 2)
+    assert brain._going_for_it(course, 1, 1)
+    assert not brain._going_for_it(_course([clubs, over]), 1, 1)  # no lower diamond shown yet
+    assert not brain._going_for_it(course, 1, 0)  # before any point: no
+    monkeypatch.setattr(brain, "ROBUST_WHEN", 1 | 4)
+    assert not brain._going_for_it(course, 1, 1)  # one point of 26, and no queen
+    monkeypatch.setattr(brain, "ROBUST_POINTS", 1)
+    assert brain._going_for_it(course, 1, 1)
+    monkeypatch.setattr(brain, "ROBUST_WHEN", 8)
+    assert brain._going_for_it(course, 1, 0)  # before any point, with bit 8: strength alone
+    monkeypatch.setattr(brain, "ROBUST_WHEN", 16)  # before any point: a trick won over a duck
+    won = (3, (17, 15, 24, 18))  # 6D, 4D, KD from seat 1 over the six, 7D: no points
+    led = (1, (24, 15, 17, 18))  # KD led by seat 1, which wins: a lead is no duck
+    low = (1, (14, 16, 19, 20))  # then 3D led by seat 1, under the six
+    assert brain._going_for_it(_course([clubs, won, low]), 1, 0)
+    assert not brain._going_for_it(_course([clubs, won]), 1, 0)  # no lower diamond shown yet
+    assert not brain._going_for_it(_course([clubs, led, low]), 1, 0)
+    queen = (1, (26, 36, 27, 28))  # 2S led by seat 1, QS from seat 2: seat 2 wins 13 points
+    monkeypatch.setattr(brain, "ROBUST_WHEN", 4)
+    assert brain._going_for_it(_course([clubs, queen]), 2, 13)
+
+
+def test_both_forms_choose_the_same_card_with_worlds_from_the_hands_course(fast, monkeypatch):
+    monkeypatch.setattr(brain, "TREE", 1)
+    monkeypatch.setattr(brain, "DEFEND", 7 | 51 << sim.NOISE_SHIFT)
+    monkeypatch.setattr(brain, "ROBUST", 5)
+    monkeypatch.setattr(brain, "EARLY_STRENGTH", 0.5)
+    monkeypatch.setattr(brain, "ROBUST_POINTS", 2)
+    dropped = 0
+    for game in positions(10, 0x7F1):
+        view = view_of(game, game.turn)
+        know = brain.knowledge_of(view)
+        every = brain._worlds(view, know, fast)
+        monkeypatch.setattr(brain, "ROBUST_WHEN", 23)
+        dropped += len(brain._worlds(view, know, fast)) < len(every)
+        assert decide_play(view, fast, budget=6000) == decide_play(view, sim, budget=6000)
+        monkeypatch.setattr(brain, "ROBUST_WHEN", 9)  # strength before any point, from 4.0 only
+        monkeypatch.setattr(brain, "ROBUST_FIRST", 4.0)
+        if not sum(know.pts):
+            assert brain._worlds(view, know, fast) == []
+            monkeypatch.setattr(brain, "ROBUST_FIRST", 0.0)
+            assert brain._worlds(view, know, fast) == every  # bit 8: strength alone, as before
+        monkeypatch.setattr(brain, "ROBUST_FIRST", 0.0)
+        monkeypatch.setattr(brain, "ROBUST_WHEN", 0)
+    assert dropped >= 1  # the hand's course left out a world that strength alone believed
