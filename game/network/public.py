@@ -7,9 +7,9 @@ line, the screen reader's words) is the same for all of them. Here it is drawn o
 row keeps it, and every process whose streams send it reads it, ``read_step``), from the table's
 state alone, in a form that names no viewer: the places are absolute (``seat-s2``, ``at-s1``:
 seat 2, seat 1), and a word that is "you" for one seat carries that seat's version beside it
-(``data-you``). Each page
-turns it to its own seat and puts its own hand in the empty ``#hand`` (static/js/network.js);
-the event stream (``game.network.stream``) sends it to the seats it is for (``Step.watchers``).
+(``data-you``). Each page turns it to its own seat and puts its own hand in the empty ``#hand``
+(static/js/network.js); the event stream (``game.network.stream``) sends it to the seats it is
+for (``Step.watchers``).
 No hand, no form, no CSRF token and no seat's action count is in it.
 
 It is sent to the seats that did nothing in the step (their action counts as they were, no card

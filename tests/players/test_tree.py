@@ -29,6 +29,15 @@ def tree_on(monkeypatch):
     monkeypatch.setattr(brain, "TREE", 1)
 
 
+def robust_worlds(monkeypatch, mode: int) -> None:
+    """The tree with noisy duckers and ``ROBUST`` = ``mode``'s worlds, every strong hand
+    believable (``EARLY_STRENGTH`` 0.5): the settings the ROBUST tests share."""
+    monkeypatch.setattr(brain, "TREE", 1)
+    monkeypatch.setattr(brain, "DEFEND", 7 | 51 << sim.NOISE_SHIFT)
+    monkeypatch.setattr(brain, "ROBUST", mode)
+    monkeypatch.setattr(brain, "EARLY_STRENGTH", 0.5)
+
+
 def positions(count: int, seed: int):
     rng = SplitMix64.for_key(seed)
     found = 0
@@ -184,10 +193,7 @@ def test_a_noisy_ducker_plays_a_legal_card_now_and_then_and_the_shooter_never(fa
 
 
 def test_both_forms_choose_the_same_card_with_noise_and_a_tree_per_world(fast, monkeypatch):
-    monkeypatch.setattr(brain, "TREE", 1)
-    monkeypatch.setattr(brain, "DEFEND", 7 | 51 << sim.NOISE_SHIFT)
-    monkeypatch.setattr(brain, "ROBUST", 3)
-    monkeypatch.setattr(brain, "EARLY_STRENGTH", 0.5)
+    robust_worlds(monkeypatch, 3)
     worlds = 0
     for game in positions(8, 0x7EF):
         view = view_of(game, game.turn)
@@ -228,10 +234,7 @@ def test_a_world_whose_moon_no_card_changes_adds_no_regret(monkeypatch):
 
 
 def test_both_forms_agree_with_worlds_left_out_weighed_and_the_plain_search(fast, monkeypatch):
-    monkeypatch.setattr(brain, "TREE", 1)
-    monkeypatch.setattr(brain, "DEFEND", 7 | 51 << sim.NOISE_SHIFT)
-    monkeypatch.setattr(brain, "ROBUST", 3)
-    monkeypatch.setattr(brain, "EARLY_STRENGTH", 0.5)
+    robust_worlds(monkeypatch, 3)
     monkeypatch.setattr(brain, "ROBUST_TOL", 0.05)
     monkeypatch.setattr(brain, "ROBUST_PLAIN", 1)
     monkeypatch.setattr(brain, "ROBUST_WEIGH", 1)
@@ -295,10 +298,7 @@ def test_a_world_needs_the_hands_course_to_say_its_seat_shoots(monkeypatch):
 
 
 def test_both_forms_choose_the_same_card_with_worlds_from_the_hands_course(fast, monkeypatch):
-    monkeypatch.setattr(brain, "TREE", 1)
-    monkeypatch.setattr(brain, "DEFEND", 7 | 51 << sim.NOISE_SHIFT)
-    monkeypatch.setattr(brain, "ROBUST", 5)
-    monkeypatch.setattr(brain, "EARLY_STRENGTH", 0.5)
+    robust_worlds(monkeypatch, 5)
     monkeypatch.setattr(brain, "ROBUST_POINTS", 2)
     dropped = 0
     for game in positions(10, 0x7F1):
