@@ -2,11 +2,12 @@
 network tables too; there the same action goes to that table's own address.
 
 ``{% hand_buttons view %}``: the cards of one's hand, one button each; ``{% played card %}``: a
-card on the table (the trick's, and the viewer's own card ready in its template). Stated here
-rather than as a loop in hand.html (an include per card in trick.html) because it is the hottest
-markup of the site (thirteen buttons of a few conditional attributes, on every table drawn,
-twenty times a second on a busy server), which Django's template language draws ten times
-slower than this."""
+card on the table (the trick's, and the viewer's own card ready in its template);
+``{% opponent_seats view %}``: the other three seats round the table. Stated here rather than
+as a loop in hand.html (an include per card in trick.html, ten nodes an opponent in
+opponents.html, a quarter of every table's nodes) because it is the hottest markup of the site
+(thirteen buttons of a few conditional attributes, on every table drawn, twenty times a second
+on a busy server), which Django's template language draws ten times slower than this."""
 
 from functools import lru_cache
 
@@ -67,3 +68,29 @@ def played(card) -> SafeString:
         f' aria-label="{conditional_escape(card.who)}: {conditional_escape(card.name)}"{you}>'
         "</span>"
     )
+
+
+@register.simple_tag
+def opponent_seats(view) -> SafeString:
+    """Each other seat: its name (and, at a network table, who plays it), its cards' backs and,
+    for a screen reader, how many it holds; the place (left, top, right, or at the public part
+    the seat's absolute place) its section's class."""
+    seats = []
+    for opponent in view.opponents:
+        name, count = conditional_escape(opponent["name"]), opponent["count"]
+        computer = opponent.get("computer")
+        said = f" ({conditional_escape(computer)})" if computer else ""
+        small = (
+            f' <small class="net-computer" aria-hidden="true">({conditional_escape(computer)})'
+            "</small>"
+            if computer
+            else ""
+        )
+        place, backs = conditional_escape(opponent["place"]), conditional_escape(opponent["backs"])
+        seats.append(
+            f'\n<section class="seat seat-{place}" aria-label="'
+            f'{name}{said}, {count} card{"" if count == 1 else "s"}">\n'
+            f'  <span class="name"><bdi>{name}</bdi>{small}</span>\n'
+            f'  <div class="backs n{count}" aria-hidden="true">{backs}</div>\n</section>\n'
+        )
+    return mark_safe("".join(seats) + "\n")
