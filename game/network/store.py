@@ -175,7 +175,7 @@ def save_if_current(
             )
             if cursor.rowcount != 1:
                 return False
-        row.version, row.state, row.touched = row.version + 1, saved, touched
+        row.version, row.state, row.touched, row.step = row.version + 1, saved, touched, step
         bus.announce(row.code, row.version, only)  # every page streaming it asks for it
     return True
 
