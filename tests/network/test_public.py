@@ -12,99 +12,11 @@ import pytest
 from game.engine import Card
 from game.network.public import draw_step
 from tests.support.network import act_until, started, table_of
+from tests.support.turning import for_mover, turn
 
 pytestmark = pytest.mark.django_db
 
-PLACES = ("bottom", "left", "top", "right")
-OPPONENT = re.compile(r'<section class="seat seat-s(\d)" aria-label=.*?</section>', re.S)
 EMPTY_HAND = '<section class="seat seat-bottom" id="hand"></section>'
-POLL = re.compile(r'<div class="net-poll".*?</div>', re.S)
-HAND = re.compile(r'<section class="seat seat-bottom" id="hand".*?</section>', re.S)
-BAR = re.compile(r'<section class="net-bar".*?</section>', re.S)
-
-
-def turn(html: str, seat: int, answer: str, mine: str = "", seq: str = "") -> str:
-    """The public drawing as the page of ``seat`` shows it: its hand and its action count from
-    ``answer`` (the seat's page before), or for the seat whose turn came its own part
-    (``mine``: its lit hand, given the page's CSRF token, and its poll box)."""
-    found = OPPONENT.findall(html), [m.group(0) for m in OPPONENT.finditer(html)]
-    sections = dict(zip((int(s) for s in found[0]), found[1], strict=True))
-    block = re.compile("|".join(re.escape(text) for text in sections.values()))
-    first = True
-
-    def order(match):
-        nonlocal first
-        if not first:
-            return ""
-        first = False
-        return "".join(sections[(seat + step) % 4] for step in (1, 2, 3))
-
-    html = block.sub(order, html)
-    me = str(seat)
-    html = re.sub(
-        r'<span data-you="(\d)" data-you-text="([^"]*)" data-unwrap>(.*?)</span>',
-        lambda m: m[2] if m[1] == me else m[3],
-        html,
-    )
-    html = re.sub(
-        r'(<span [^>]*?) data-you="(\d)" data-you-text="([^"]*)">(.*?)</span>',
-        lambda m: f"{m[1]}>{m[3] if m[2] == me else m[4]}</span>",
-        html,
-    )
-    html = re.sub(
-        r'aria-label="([^"]*)"([^<>]*?) data-you="(\d)" data-you-label="([^"]*)"',
-        lambda m: f'aria-label="{m[4] if m[3] == me else m[1]}"{m[2]}',
-        html,
-    )
-    html = re.sub(
-        r"\b(seat|at|to|pile|taken)-s([0-3])\b",
-        lambda m: f"{m[1]}-{PLACES[(int(m[2]) - seat) % 4]}",
-        html,
-    )
-    own_seq = f'data-seq="{seq}"' if seq else re.search(r'data-seq="\d+"', answer).group(0)
-    html = html.replace('data-seq=""', own_seq, 1)
-    hand = HAND.search(answer).group(0)
-    if mine:
-        token = re.search(r'name="csrfmiddlewaretoken" value="[^"]*"', answer)[0]
-        hand = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', token, HAND.search(mine)[0])
-        own_bar = BAR.search(mine)
-        if BAR.search(html):
-            html = BAR.sub(lambda m: own_bar[0] if own_bar else "", html)
-        elif own_bar:
-            html = POLL.sub(lambda m: own_bar[0] + m[0], html)
-        html = POLL.sub(lambda m: POLL.search(mine).group(0), html)
-    return HAND.sub(lambda m: hand, html, count=1)
-
-
-TICK = re.compile(r"\b([tge])(\d+)\b")
-
-
-def for_mover(html: str, seat: int) -> str:
-    """The public part put right for the mover's own page, as network.js's ``forMover`` does:
-    its card not gliding in, every moment one step (two ticks) sooner, the status bar's first
-    step gone (and with it, if it was the only one, the steps' box and the line's wait)."""
-
-    def placed(match):
-        return re.sub(r" arrive t\d+", "", match[0])
-
-    html = re.sub(rf'class="played at-s{seat} [^"]*arrive[^"]*"', placed, html)
-
-    def sooner(match):
-        classes = TICK.sub(lambda t: f"{t[1]}{max(0, int(t[2]) - 2)}", match[1])
-        return f'class="{classes}"'
-
-    html = re.sub(r'class="([^"]*)"', sooner, html)
-    steps = re.findall(
-        r'<span class="status-step[^"]*"[^>]*>.*?</span>(?=<span class="status|</span>)', html
-    )
-    if len(steps) == 1:
-        html = re.sub(
-            r'<span aria-hidden="true"><span class="status-step.*?</span></span>', "", html
-        )
-        html = re.sub(r'class="status-line status-later t\d+"', 'class="status-line"', html)
-    elif steps:
-        html = html.replace(steps[0], "", 1)
-    return html
 
 
 def unprefixed(data: str) -> str:
@@ -306,7 +218,7 @@ def test_the_movers_answer_built_from_the_step_is_its_whole_table(names, monkeyp
         since, mover = row.version, state.game.turn
         card = state.game.legal_plays(mover)[0]
         before = tables[0][mover].poll(since - 1).content.decode()
-        answer = tables[0][mover].post("play", card=card)
+        answer = tables[0][mover].post("play", raw=True, card=card)
         monkeypatch.setattr(public, "mover_answer", lambda request, seen: None)
         expected = tables[1][mover].post("play", card=card).content.decode()
         monkeypatch.setattr(public, "mover_answer", whole)
