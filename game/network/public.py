@@ -30,7 +30,7 @@ from types import SimpleNamespace
 
 from django.db import close_old_connections
 from django.http import HttpResponse
-from django.template.loader import get_template, render_to_string
+from django.template.loader import get_template
 from django.utils.html import format_html
 
 from game.engine import SEATS, Card, Phase
@@ -43,7 +43,6 @@ from game.network.drawing import (
     idle_limit,
     idle_seats,
     redraw_at,
-    seat_view,
     table_name,
     table_url,
 )
@@ -263,17 +262,26 @@ def mover_answer(request, seen: Seen) -> HttpResponse | None:
     _, step = kept_step(getattr(seen.row, "step", ""), seen.since, seen.row.version)
     if step is None:
         return None
-    options = Options()
-    options.sheet_after_hand, options.message_boxes = True, False
-    _, view = seat_view(seen, options)
+    state, seat = seen.state, seen.seat
+    game, me = state.game, state.seats[seat]
     idle = idle_seats(seen)
     code, version, ripe = seen.row.code, seen.row.version, redraw_at(seen, idle)
-    seq = seen.state.seats[seen.seat].seq
+    # its hand alone, not its whole view (``seat_view``): the rest of its table is the step's
+    plan = schedule(game, state.fresh_from(seen.since), seat, own_card_placed=True)
+    hand = SimpleNamespace(
+        names=[me.name],
+        hand=hand_cards(PlayerState(game=game, selected=list(me.selected)), game, seat, [], True),
+        hand_action="play",
+        your_turn=game.turn == seat,
+        end_tick=plan.end_tick,
+        button="",
+    )
     context = {
-        "view": view,
-        "seq": seq,
+        "view": hand,
+        "seq": me.seq,
         "table_code": code,
-        "me": seen.state.seats[seen.seat],
+        "csrf_token": NO_TOKEN,  # the page puts its own in its place
+        "me": me,
         "idle": idle,
         "version": version,
         "poll_url": f"{table_url('poll', code)}?v={version}&i={ripe}",
@@ -282,8 +290,8 @@ def mover_answer(request, seen: Seen) -> HttpResponse | None:
         "events_url": table_url("events", code),
         "now": int(store.now_seconds()),
     }
-    own = render_to_string(HAND, context, request) + render_to_string(EXTRAS, context, request)
-    head = f"{step.since} {step.version} {seen.seat} {own.count(chr(10)) + 1} {seq}"
+    own = get_template(HAND).render(context) + get_template(EXTRAS).render(context)
+    head = f"{step.since} {step.version} {seat} {own.count(chr(10)) + 1} {me.seq}"
     public = "\n".join(line.removeprefix("data: ") for line in step.data.split("\n"))
     return fresh(HttpResponse(f"{head}\n{own}\n{public}", headers={"Hearts-Drawn": MOVER}))
 
