@@ -150,9 +150,9 @@ def play(
     told: list[int | None] = []
     announce = bus.announce
 
-    def heard(code, version, only=None):
+    def heard(code, version, only=None, **given):
         told.append(only)
-        return announce(code, version) if only is None else announce(code, version, only)
+        return announce(code, version, only, **given)
 
     bus.announce = heard
     hx = {"HTTP_HX_REQUEST": "true"}
