@@ -3,7 +3,8 @@ network tables too; there the same action goes to that table's own address.
 
 ``{% hand_buttons view %}``: the cards of one's hand, one button each; ``{% played card %}``: a
 card on the table (the trick's, and the viewer's own card ready in its template);
-``{% opponent_seats view %}``: the other three seats round the table. Stated here rather than
+``{% opponent_seats view %}``: the other three seats round the table; ``{% poll_box %}``: a
+network page's poll of its table (drawn four times a card). Stated here rather than
 as a loop in hand.html (an include per card in trick.html, ten nodes an opponent in
 opponents.html, a quarter of every table's nodes) because it is the hottest markup of the site
 (thirteen buttons of a few conditional attributes, on every table drawn, twenty times a second
@@ -94,3 +95,22 @@ def opponent_seats(view) -> SafeString:
             f'  <div class="backs n{count}" aria-hidden="true">{backs}</div>\n</section>\n'
         )
     return mark_safe("".join(seats) + "\n")
+
+
+@register.simple_tag(takes_context=True)
+def poll_box(context) -> SafeString:
+    """A network page's poll of its table: where and how often it asks, the version it shows,
+    when a button falls due, the server's second and its stream's address (the context's
+    ``poll_url``, ``poll_seconds``, ``version``, ``redraw``, ``now``, ``events_url``)."""
+
+    def given(name: str):
+        return conditional_escape(context.get(name, ""))
+
+    events = context.get("events_url")
+    stream = f' data-events="{conditional_escape(events)}"' if events else ""
+    return mark_safe(
+        f'<div class="net-poll" hx-get="{given("poll_url")}" hx-trigger="every '
+        f'{given("poll_seconds")}s" hx-target="#table" hx-swap="outerHTML" data-version="'
+        f'{given("version")}" data-redraw="{given("redraw")}" data-now="{given("now")}"{stream}'
+        ' aria-hidden="true"></div>'
+    )
