@@ -24,6 +24,7 @@ import time
 from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlencode
 
 from tools.stats import median, percentile
 
@@ -57,6 +58,11 @@ def configure(folder: Path) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0, interactive=False)
+    try:  # what an instance does once before its workers fork, where the code does it
+        from hearts_site.warm import warm
+    except ImportError:  # the code before issue 53's warm-up
+        return
+    warm()
 
 
 class Clocks:
@@ -144,9 +150,9 @@ def play(
     told: list[int | None] = []
     announce = bus.announce
 
-    def heard(code, version, only=None):
+    def heard(code, version, only=None, **given):
         told.append(only)
-        return announce(code, version) if only is None else announce(code, version, only)
+        return announce(code, version, only, **given)
 
     bus.announce = heard
     hx = {"HTTP_HX_REQUEST": "true"}
@@ -174,7 +180,7 @@ def play(
         kept = figures if action == "play" else {page: defaultdict(list) for page in PAGES}
         told.clear()
         with clocks.request(kept["move"]):
-            answer = browsers[seat].post(f"/t/{code}/{action}", form, **hx)
+            answer = browsers[seat].post(f"/t/{code}/{action}", urlencode(form), FORM, **hx)
         kept["move"]["bytes"].append(len(answer.content))
         now = row()[0]
         others = [] if not told or told[-1] is not None else [s for s in range(4) if s != seat]
@@ -224,6 +230,8 @@ def next_action(state) -> tuple[int, str, dict]:
             return seat, "next", {}
     raise AssertionError("nobody to act")
 
+
+FORM = "application/x-www-form-urlencoded"  # as htmx and a plain form send it (not multipart)
 
 LABELS = {
     "move": "a card played: its own answer",

@@ -37,7 +37,9 @@ def browser_request(
     return headers, body
 
 
-TOKEN_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+# a form's CSRF token; "-" is none: the placeholder in a hand the server drew for a page to
+# give its own token (a network table's step, the mover's answer: game.network.public.NO_TOKEN)
+TOKEN_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"-][^"]*)"')
 
 
 def browser_answer(cookies: dict[str, str], token: str, headers, html: str) -> str:

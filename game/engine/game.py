@@ -110,6 +110,7 @@ class Game:
         "_passed",
         "_received",
         "_tricks",
+        "_completed_memo",
         "_current",
         "history",
         "carried",
@@ -128,6 +129,8 @@ class Game:
         self._passed: list[tuple[int, ...]] = [() for _ in SEATS]
         self._received: list[tuple[int, ...]] = [() for _ in SEATS]
         self._tricks: list[tuple[int, list[int]]] = []  # completed: (leader, four cards)
+        # ``completed_tricks`` as last spelled out; None whenever ``_tricks`` changes
+        self._completed_memo: tuple[CompletedTrick, ...] | None = None
         self._current: tuple[int, list[int]] | None = None  # the trick on the table
         self.history: list[tuple[int, int, int, int]] = []
         # Hands beyond HISTORY_ROWS are folded into one carried row, so that the saved game
@@ -183,6 +186,7 @@ class Game:
         self._passed = [() for _ in SEATS]
         self._received = [() for _ in SEATS]
         self._tricks = []
+        self._completed_memo = None
         self._current = None
         if self.pass_direction == "keep":
             self._start_play()
@@ -245,7 +249,11 @@ class Game:
 
     @property
     def completed_tricks(self) -> tuple[CompletedTrick, ...]:
-        return tuple(self._completed(leader, cards) for leader, cards in self._tricks)
+        """Spelled out once while no trick is added: a table's drawing asks for them a dozen
+        times (the schedule, the narration, the status, the cards on the table)."""
+        if self._completed_memo is None:
+            self._completed_memo = tuple(self._completed(*trick) for trick in self._tricks)
+        return self._completed_memo
 
     @staticmethod
     def _completed(leader: int, cards: list[int]) -> CompletedTrick:
@@ -400,6 +408,7 @@ class Game:
         if len(cards) < 4:
             return
         self._tricks.append((leader, cards))
+        self._completed_memo = None
         if len(self._tricks) < 13:
             self._current = (_trick_winner(leader, cards), [])
         else:
@@ -476,6 +485,7 @@ class Game:
             for i, card in enumerate(cards):
                 trial._hands[seat_after(leader, i)].add(card)
         trial._tricks = trial._tricks[:start]
+        trial._completed_memo = None
         trial._current = (_trick_winner(*trial._tricks[-1]), [])
         trial.phase = Phase.PLAYING
         trial.history = trial.history[:-1]
@@ -496,6 +506,7 @@ class Game:
         other = Game.__new__(Game)
         for name in self.__slots__:
             setattr(other, name, copy.deepcopy(getattr(self, name)))
+        other._completed_memo = None  # not worth a deep copy: spelled out again if asked
         return other
 
     def to_dict(self) -> dict[str, Any]:
@@ -583,6 +594,7 @@ class Game:
         if tricks and len(tricks[-1][1]) < 4:
             game._current = tricks.pop()
         game._tricks = tricks
+        game._completed_memo = None
         game.history = [tuple(whole(p) for p in points) for points in data["s"]]  # type: ignore[misc]
         if "c" in data:
             carried = [whole(p) for p in data["c"]]

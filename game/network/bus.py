@@ -49,16 +49,21 @@ ALIVE_SECONDS = 5.0  # the listener's round trip: a connection dead without a wo
 GONE = 0  # the version announced for a table removed (expired)
 
 
-def announce(code: str, version: int, only: int | None = None) -> None:
+def payload(code: str, version: int, only: int | None = None) -> str:
+    """What a notification of ``version`` of table ``code`` says (``only``: see ``announce``)."""
+    return f"{code} {version}" if only is None else f"{code} {version} {only}"
+
+
+def announce(code: str, version: int, only: int | None = None, sent: bool = False) -> None:
     """Tell every stream of table ``code`` that ``version`` is saved: call inside the saving
     transaction. PostgreSQL sends the notification at commit; this process's own streams are
     woken at commit on any database (at once, without the round trip). ``only``: the one seat
     whose pages see anything new (a card selected), so the other seats' pages are not woken
-    to fetch a table drawn as they have it (``<code> <version> <seat>``)."""
-    payload = f"{code} {version}" if only is None else f"{code} {version} {only}"
-    if connection.vendor == "postgresql":
+    to fetch a table drawn as they have it (``<code> <version> <seat>``). ``sent``: the saving
+    statement itself called ``pg_notify`` with ``payload`` (``store.save_if_current``)."""
+    if connection.vendor == "postgresql" and not sent:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload(code, version, only)])
     transaction.on_commit(lambda: hub.committed(code, version, only))
 
 

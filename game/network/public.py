@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from django.db import close_old_connections
+from django.http import HttpResponse
 from django.template.loader import get_template
 from django.utils.html import format_html
 
@@ -47,6 +48,7 @@ from game.network.drawing import (
 )
 from game.network.state import TableState
 from game.web.player import Options, PlayerState
+from game.web.respond import fresh
 from game.web.table import (
     TableCard,
     backs,
@@ -245,6 +247,55 @@ def turn_part(seen: Seen, view: SimpleNamespace, names: list[str]) -> str | None
     return lines(html)
 
 
+MOVER = "mover"  # the Hearts-Drawn header of a mover's answer built from the step
+
+
+def mover_answer(request, seen: Seen) -> HttpResponse | None:
+    """The answer to a card played by htmx, built from the step the move has just drawn and
+    kept (``Table.step``), as the watching pages get it: its first line ``<since> <version>
+    <seat> <lines of its own part> <its action count>``, then the seat's own part (its hand,
+    lit if its turn has come again, its bar of players away and its poll box, as its whole
+    table has them), then the public part. network.js turns it to the mover (``forMover``:
+    its card already placed, every moment one step sooner, its own sentence) and htmx swaps it
+    in. None when the step was not drawn for the version the page showed: the whole table is
+    drawn then, as before."""
+    _, step = kept_step(getattr(seen.row, "step", ""), seen.since, seen.row.version)
+    if step is None:
+        return None
+    state, seat = seen.state, seen.seat
+    game, me = state.game, state.seats[seat]
+    idle = idle_seats(seen)
+    code, version, ripe = seen.row.code, seen.row.version, redraw_at(seen, idle)
+    # its hand alone, not its whole view (``seat_view``): the rest of its table is the step's
+    plan = schedule(game, state.fresh_from(seen.since), seat, own_card_placed=True)
+    hand = SimpleNamespace(
+        names=[me.name],
+        hand=hand_cards(PlayerState(game=game, selected=list(me.selected)), game, seat, [], True),
+        hand_action="play",
+        your_turn=game.turn == seat,
+        end_tick=plan.end_tick,
+        button="",
+    )
+    context = {
+        "view": hand,
+        "seq": me.seq,
+        "table_code": code,
+        "csrf_token": NO_TOKEN,  # the page puts its own in its place
+        "me": me,
+        "idle": idle,
+        "version": version,
+        "poll_url": f"{table_url('poll', code)}?v={version}&i={ripe}",
+        "redraw": ripe,
+        "poll_seconds": POLL_SECONDS,
+        "events_url": table_url("events", code),
+        "now": int(store.now_seconds()),
+    }
+    own = get_template(HAND).render(context) + get_template(EXTRAS).render(context)
+    head = f"{step.since} {step.version} {seat} {own.count(chr(10)) + 1} {me.seq}"
+    public = "\n".join(line.removeprefix("data: ") for line in step.data.split("\n"))
+    return fresh(HttpResponse(f"{head}\n{own}\n{public}", headers={"Hearts-Drawn": MOVER}))
+
+
 def public_view(
     state: TableState, fresh_from: int, names: list[str], labels: list[str]
 ) -> SimpleNamespace:
@@ -323,8 +374,21 @@ def you_step(step, tricks) -> SimpleNamespace:
 def narration(game, fresh_from: int, names: list[str]) -> list[str]:
     """``game.web.table.narrate`` for a seat that played none of the step's cards, each trick's
     sentence in its winner's own words beside it (who takes a trick leads the next: its page
-    may take the step as the seat whose turn came)."""
+    may take the step as the seat whose turn came), and each card's in its player's (the
+    mover's page takes the step too: ``mover_answer``)."""
     said = narrate(PlayerState(game=game, fresh_from=fresh_from), names, NOBODY)
+    for index, seat, code in plays_of_hand(game):
+        if index < fresh_from:
+            continue
+        name = Card.parse(code).name
+        told = f"{names[seat]} plays the {name}."
+        if told in said:
+            said[said.index(told)] = format_html(
+                '<span data-you="{}" data-you-text="You play the {}." data-unwrap>{}</span>',
+                seat,
+                name,
+                told,
+            )
     for trick in shown_tricks(game):
         told = trick_sentence(trick, names, NOBODY)
         if told in said:

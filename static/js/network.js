@@ -194,13 +194,17 @@
     hand.querySelectorAll("input[name='csrfmiddlewaretoken']").forEach(function (input) {
       input.setAttribute("value", token.value);
     });
+    // its own bar of players away, or none (the table waits on the seat whose turn came)
     var bar = content.querySelector(".net-bar");
-    if (bar) bar.remove(); // the table waits on this seat: no button to offer it
+    var ownBar = given.querySelector(".net-bar");
+    if (bar && ownBar) bar.replaceWith(ownBar);
+    else if (bar) bar.remove();
+    else if (ownBar) content.querySelector(".net-poll").before(ownBar);
     content.querySelector(".net-poll").replaceWith(poll);
     return hand;
   }
 
-  function turned(html, seat, mine) {
+  function turned(html, seat, mine, seq) {
     var answer = parsed(html);
     var content = answer.content;
     var table = content.querySelector("#table");
@@ -232,10 +236,69 @@
       });
       if (element.hasAttribute("data-unwrap")) element.replaceWith(element.textContent);
     });
-    table.dataset.seq = $("#table").dataset.seq;
+    table.dataset.seq = seq === undefined ? $("#table").dataset.seq : seq;
     slot.replaceWith(own);
     return answer.innerHTML;
   }
+
+  // The answer to this page's own card played (public.py's mover_answer): the step's public
+  // part, which the page turns as any watching page does, with its own part (its hand, its
+  // poll box). Its whole table would differ from a watcher's in three ways, put right here
+  // while the places are still absolute: its card is on the table already (hearts.js sent it
+  // there on the click), so it does not glide in, and every later moment comes one STEP (two
+  // ticks) sooner; the status bar's first step, waiting for this seat's own card, is not
+  // shown (nor, if it was the only one, the steps' box and the line's wait); and its own
+  // sentence is in its own words (data-you, as every page turns it).
+  var TICK = /^([tge])(\d+)$/;
+  var STEP_TICKS = 2;
+
+  function forMover(html, seat) {
+    var answer = parsed(html);
+    var content = answer.content;
+    var mine = content.querySelector(".center .played.arrive.at-s" + seat);
+    if (mine) {
+      Array.prototype.slice.call(mine.classList).forEach(function (name) {
+        if (name === "arrive" || /^t\d+$/.test(name)) mine.classList.remove(name);
+      });
+    }
+    content.querySelectorAll("[class]").forEach(function (element) {
+      Array.prototype.slice.call(element.classList).forEach(function (name) {
+        var tick = TICK.exec(name);
+        if (tick) element.classList.replace(name, tick[1] + Math.max(0, Number(tick[2]) - STEP_TICKS));
+      });
+    });
+    var steps = content.querySelectorAll(".status-step");
+    if (steps.length) {
+      var box = steps[0].parentNode;
+      steps[0].remove();
+      if (steps.length === 1) {
+        box.remove();
+        var line = content.querySelector(".status-line");
+        Array.prototype.slice.call(line.classList).forEach(function (name) {
+          if (name === "status-later" || /^t\d+$/.test(name)) line.classList.remove(name);
+        });
+      }
+    }
+    return answer.innerHTML;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.xhr || detail.xhr.getResponseHeader("Hearts-Drawn") !== "mover") return;
+    var lines = String(detail.serverResponse).split("\n");
+    var head = lines[0].split(" ");
+    var seat = Number(head[2]);
+    var mine = Number(head[3]) || 0;
+    var own = lines.slice(1, 1 + mine).join("\n");
+    var table = turned(forMover(lines.slice(1 + mine).join("\n"), seat), seat, own, head[4]);
+    if (table) {
+      detail.serverResponse = table;
+      return;
+    }
+    detail.shouldSwap = false; // not turned (no hand of its own on the page): fetched instead
+    pushed = Math.max(pushed, Number(head[1]) || 0);
+    catchUp();
+  });
 
   function takeDrawn(since, seat, html, mine) {
     if (drawnVersion() !== since || catchingUp || ownRequestOut() || !window.htmx || !htmx.swap) return;

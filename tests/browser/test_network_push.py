@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from game.engine import Card
 from tests.support.browser import after
 from tests.support.push import (
     LIT_IN_PLAY,
@@ -405,3 +406,52 @@ def test_a_public_part_that_comes_while_the_page_fetches_is_left_for_the_fetch(
         page.wait_for_timeout(300)
         assert page.evaluate("() => window.__swaps") == ["fetched"]
         page.context.close()
+
+
+def test_the_movers_own_card_comes_back_as_the_step_turned_by_its_page(browser: Browser, tmp_path):
+    """Ada plays her cards in her page as a person does (a click on a lit card): the answer
+    to each is the step the move drew for the watching pages with her own part beside it
+    (``Hearts-Drawn: mover``), which her page turns to her: her card on the table where she
+    put it (no glide), her hand a card shorter, her own sentence in the live region, no
+    waiting for herself on the status bar, her action count and the new version in place."""
+    env = site_env(tmp_path)
+    with instance(env, tmp_path, "a") as server:
+        ada_person, bea_person = a_table_for_two(server.port)
+        ada_person.act("start")
+        ada = seated_page(browser, ada_person, server.port, WATCH)
+        bea = seated_page(browser, bea_person, server.port, WATCH)
+        for page in (ada, bea):
+            page.wait_for_function("() => window.__told.length > 0")
+        turned = 0
+        for _ in range(400):
+            if turned >= 6:
+                break
+            lit = ada.locator(LIT)
+            if not lit.count() or not ada.locator("#table.phase-playing").count():
+                if not step(bea) and not step(ada):
+                    ada.wait_for_timeout(20)
+                continue
+            card = lit.first.get_attribute("value")
+            seq = int(ada.locator("#table").get_attribute("data-seq"))
+            with ada.expect_response(lambda r: r.url.endswith("/play")) as answered:
+                click(ada, lit.first)
+            answer = answered.value
+            if answer.headers.get("hearts-drawn") != "mover":
+                continue  # no step for the page's version (the hand's end): the whole table
+            version = int(answer.text().split(" ", 2)[1])
+            table = ada.locator("#table")
+            assert int(table.get_attribute("data-seq")) == seq + 1
+            assert int(ada.locator("#table .net-poll").get_attribute("data-version")) == version
+            played = ada.locator(f"#table .center .played.at-bottom.face-{card}")
+            expect(played).to_have_count(1)
+            assert "arrive" not in played.get_attribute("class")
+            expect(ada.locator(f"#table .hand .card[value='{card}']")).to_have_count(0)
+            said = ada.locator("#status .vh").text_content()
+            assert f"You play the {Card.parse(card).name}." in said, said
+            assert "Ada plays" not in said, said
+            steps = ada.locator("#status .status-step").all_text_contents()
+            assert not [s for s in steps if "Ada" in s], steps
+            turned += 1
+        assert turned >= 6
+        ada.context.close()
+        bea.context.close()

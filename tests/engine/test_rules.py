@@ -415,6 +415,30 @@ def test_the_queen_of_spades_may_be_led_before_hearts_are_broken_and_does_not_br
     refused(g, "Hearts has not been broken. Choose another suit.", g.play, 2, "QH")
 
 
+def test_the_completed_tricks_asked_between_plays_follow_every_trick_a_copy_and_a_new_hand():
+    """``completed_tricks`` is kept between asks (a drawing asks a dozen times): asked after
+    every card, on a copy played further, after the next deal and after a reload, it is what
+    the tricks spell out afresh."""
+
+    def afresh(game: Game) -> tuple:
+        return Game.from_json(game.to_json()).completed_tricks
+
+    g = Game.new(617)
+    for seat in range(4):
+        g.pass_cards(seat, g.hand(seat)[:3])
+    while g.phase == "playing":
+        assert g.completed_tricks == afresh(g)
+        if len(g.completed_tricks) == 6 and not g.trick:
+            other = g.copy()
+            other.play(other.turn, other.legal_plays(other.turn)[0])
+            play_out_hand(other)
+            assert len(other.completed_tricks) == 13 and len(g.completed_tricks) == 6
+        g.play(g.turn, g.legal_plays(g.turn)[0])
+    assert len(g.completed_tricks) == 13 == len(afresh(g))
+    g.next_hand()
+    assert g.completed_tricks == () == afresh(g)
+
+
 # ---- winning tricks --------------------------------------------------------------------------
 
 

@@ -38,9 +38,9 @@ def counted(monkeypatch):
         seen["json"] += 1
         return to_json(self)
 
-    def told(code, version, only=None):
+    def told(code, version, only=None, **given):
         seen["only"].append(only)
-        return announce(code, version, only)
+        return announce(code, version, only, **given)
 
     monkeypatch.setattr(TableState, "to_json", spelled)
     monkeypatch.setattr(bus, "announce", told)

@@ -12,62 +12,11 @@ import pytest
 from game.engine import Card
 from game.network.public import draw_step
 from tests.support.network import act_until, started, table_of
+from tests.support.turning import for_mover, turn
 
 pytestmark = pytest.mark.django_db
 
-PLACES = ("bottom", "left", "top", "right")
-OPPONENT = re.compile(r'<section class="seat seat-s(\d)" aria-label=.*?</section>', re.S)
 EMPTY_HAND = '<section class="seat seat-bottom" id="hand"></section>'
-POLL = re.compile(r'<div class="net-poll".*?</div>', re.S)
-HAND = re.compile(r'<section class="seat seat-bottom" id="hand".*?</section>', re.S)
-
-
-def turn(html: str, seat: int, answer: str, mine: str = "") -> str:
-    """The public drawing as the page of ``seat`` shows it: its hand and its action count from
-    ``answer`` (the seat's page before), or for the seat whose turn came its own part
-    (``mine``: its lit hand, given the page's CSRF token, and its poll box)."""
-    found = OPPONENT.findall(html), [m.group(0) for m in OPPONENT.finditer(html)]
-    sections = dict(zip((int(s) for s in found[0]), found[1], strict=True))
-    block = re.compile("|".join(re.escape(text) for text in sections.values()))
-    first = True
-
-    def order(match):
-        nonlocal first
-        if not first:
-            return ""
-        first = False
-        return "".join(sections[(seat + step) % 4] for step in (1, 2, 3))
-
-    html = block.sub(order, html)
-    me = str(seat)
-    html = re.sub(
-        r'<span data-you="(\d)" data-you-text="([^"]*)" data-unwrap>(.*?)</span>',
-        lambda m: m[2] if m[1] == me else m[3],
-        html,
-    )
-    html = re.sub(
-        r'(<span [^>]*?) data-you="(\d)" data-you-text="([^"]*)">(.*?)</span>',
-        lambda m: f"{m[1]}>{m[3] if m[2] == me else m[4]}</span>",
-        html,
-    )
-    html = re.sub(
-        r'aria-label="([^"]*)"([^<>]*?) data-you="(\d)" data-you-label="([^"]*)"',
-        lambda m: f'aria-label="{m[4] if m[3] == me else m[1]}"{m[2]}',
-        html,
-    )
-    html = re.sub(
-        r"\b(seat|at|to|pile|taken)-s([0-3])\b",
-        lambda m: f"{m[1]}-{PLACES[(int(m[2]) - seat) % 4]}",
-        html,
-    )
-    html = html.replace('data-seq=""', re.search(r'data-seq="\d+"', answer).group(0), 1)
-    hand = HAND.search(answer).group(0)
-    if mine:
-        token = re.search(r'name="csrfmiddlewaretoken" value="[^"]*"', answer)[0]
-        hand = HAND.search(mine).group(0).replace('name="csrfmiddlewaretoken" value="-"', token)
-        html = re.sub(r'<section class="net-bar".*?</section>', "", html, flags=re.S)
-        html = POLL.sub(lambda m: POLL.search(mine).group(0), html)
-    return HAND.sub(lambda m: hand, html, count=1)
 
 
 def unprefixed(data: str) -> str:
@@ -248,3 +197,49 @@ def test_a_change_only_one_seat_sees_and_a_change_out_of_the_play_keep_no_step()
     card = state.game.hand(people[0].seat)[0]
     assert people[0].post("select", card=card).status_code == 200  # passing: its seat's alone
     assert Table.objects.get(code=people[0].code).step == ""
+
+
+@pytest.mark.parametrize("names", [("Ada", "Bea", "Cleo", "Dora"), ("Ada", "Bea", "Cleo")])
+def test_the_movers_answer_built_from_the_step_is_its_whole_table(names, monkeypatch):
+    """Two tables of the same game: at one the mover's answer is the step (its own part, then
+    the public part), turned as network.js turns it; at the other the whole table drawn for
+    the mover, as before. Card by card, the two are the same page."""
+    from game.network import public
+
+    tables = started(*names, number=5), started(*names, number=5)
+    for people in tables:
+        into_the_play(people)
+    whole = public.mover_answer
+    checked = lit = 0
+    for _ in range(40):
+        row, state = table_of(tables[0][0].code)
+        if state.game.phase != "playing":
+            break
+        since, mover = row.version, state.game.turn
+        card = state.game.legal_plays(mover)[0]
+        before = tables[0][mover].poll(since - 1).content.decode()
+        answer = tables[0][mover].post("play", raw=True, card=card)
+        monkeypatch.setattr(public, "mover_answer", lambda request, seen: None)
+        expected = tables[1][mover].post("play", card=card).content.decode()
+        monkeypatch.setattr(public, "mover_answer", whole)
+        text = answer.content.decode()
+        if answer.get("Hearts-Drawn") != "mover":
+            assert "<main" in text  # the whole table, where no step was drawn
+            continue
+        head, rest = text.split("\n", 1)
+        _, version, seat, count, seq = (int(x) for x in head.split())
+        assert seat == mover and version == row.version + 1
+        lines = rest.split("\n")
+        mine, html = "\n".join(lines[:count]), "\n".join(lines[count:])
+        turned = turn(for_mover(html, mover), mover, before, mine, str(seq))
+        codes = tables[0][0].code, tables[1][0].code
+        pair = [
+            flat(re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)).replace(*codes)
+            for page in (turned, expected)
+        ]
+        # the second by which a button falls due: the two tables were a moment apart
+        pair = [re.sub(r'(i=|data-redraw=")1\d{9}', r"\1second", page) for page in pair]
+        assert pair[0] == pair[1]
+        checked += 1
+        lit += table_of(tables[0][0].code)[1].game.turn == mover  # took the trick: lit again
+    assert checked >= 10 and lit >= 1

@@ -10,6 +10,7 @@ from game.engine import Card
 from game.models import Table
 from game.network.codes import TABLE_PATH
 from game.network.state import TableState
+from tests.support.turning import mover_page
 from tests.support.web import HX, status_of  # noqa: F401 (the network tests take them from here)
 
 
@@ -66,11 +67,16 @@ class Person:
     def seq(self) -> str:
         return str(table_of(self.code)[1].seats[self.seat].seq)
 
-    def post(self, action: str, htmx: bool = True, **data):
+    def post(self, action: str, htmx: bool = True, raw: bool = False, **data):
+        """The answer to an action; a card's answer built from the step (``Hearts-Drawn:
+        mover``) made the table the page makes of it (``tests.support.turning``), unless
+        ``raw``."""
         data.setdefault("seq", self.seq())
         response = self.keep(
             self.client.post(f"/t/{self.code}/{action}", data, **(HX if htmx else {}))
         )
+        if not raw and response.get("Hearts-Drawn") == "mover":
+            response.content = mover_page(response.content.decode()).encode()
         self.responses.append((action, response.content))
         return response
 

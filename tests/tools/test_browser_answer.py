@@ -30,3 +30,10 @@ def test_the_token_is_the_page_form_s_else_the_one_held():
     form = '<form><input type="hidden" name="csrfmiddlewaretoken" value="T0K3N"></form>'
     assert browser_answer({}, "held", headers_of(), form) == "T0K3N"
     assert browser_answer({}, "held", headers_of(), "<p>no form</p>") == "held"
+
+
+def test_a_placeholder_token_leaves_the_one_held():
+    """A hand the server drew for the page to give its own token (a network table's mover's
+    answer, its stream's lit hand) carries "-": the browser keeps the token it holds."""
+    form = '<form><input type="hidden" name="csrfmiddlewaretoken" value="-"></form>'
+    assert browser_answer({}, "held", headers_of(), form) == "held"
