@@ -104,6 +104,8 @@ ROBUST_WHEN = 0  # if set: a world's seat also needs the hand's course to say it
 # over a card it could have ducked, as bit 2 without the points; ``_going_for_it``)
 ROBUST_FIRST = 0.0  # if set, with ROBUST_WHEN's bit 8: the strength needed before any point
 ROBUST_POINTS = 4  # with ROBUST_WHEN's bit 1: the points a seat must hold, all of them
+ROBUST_EARLY_SHARE = 0.0  # if set, with ROBUST=5: before any point is taken, the strongest
+# seat's world is weighed at this chance against nobody shooting (as ``ROBUST=6``), not believed
 WORLD_DEALS = 16  # else the deals drawn to judge the other seats' strength
 WORLD_STREAM = 0x91A9
 KEEP_STOPPER = 0  # if set: our highest heart of this rank or more (10: queen) is never passed
@@ -171,7 +173,8 @@ def search_play(
 def _worlds(view: View, know: Knowledge, core) -> list[int]:
     """``ROBUST``'s worlds: the other seats that may still shoot (each holds every point
     taken, and its whole hand, the cards it played counted, reaches ``EARLY_STRENGTH``), the
-    strongest first (only it with ``ROBUST=5``); with ``ROBUST=1`` also -1, nobody shooting.
+    strongest first (only it with ``ROBUST=5``); with ``ROBUST=1`` or ``6`` also -1, nobody
+    shooting, and with ``ROBUST=5`` too while ``_robust_mode`` weighs a world found.
     A seat's strength is its hand's in the true deal (``ROBUST_HANDS``, a diagnostic's
     oracle), else its mean over ``WORLD_DEALS`` deals drawn."""
     total = sum(know.pts)
@@ -187,7 +190,15 @@ def _worlds(view: View, know: Knowledge, core) -> list[int]:
         if strength >= (ROBUST_FIRST if ROBUST_FIRST and not total else EARLY_STRENGTH):
             worlds.append((strength, s))
     worlds = [s for _, s in sorted(worlds, reverse=True)[: 1 if ROBUST == 5 else 3]]
-    return [*worlds, -1] if ROBUST in (1, 6) else worlds
+    mixed = _robust_mode(know) in (1, 6)
+    return [*worlds, -1] if mixed and (worlds or ROBUST != 5) else worlds
+
+
+def _robust_mode(know: Knowledge) -> int:
+    """How ``ROBUST``'s worlds are judged at this decision: ``ROBUST`` itself, but 6 (the
+    expected utility, the world weighed against nobody's) with ``ROBUST=5`` and
+    ``ROBUST_EARLY_SHARE`` while no point has been taken."""
+    return 6 if ROBUST == 5 and ROBUST_EARLY_SHARE and not sum(know.pts) else ROBUST
 
 
 def _going_for_it(view: View, seat: int, total: int) -> bool:
@@ -258,7 +269,8 @@ def _robust_search(view, know, candidates, first, broken, core, budget, worlds) 
 def _regrets(view, know, core, worlds, found, common) -> dict[int, float] | None:
     """Each card of ``common``'s regret (how far its mean trails the world's best card): the
     worst over the worlds, or their sum (``ROBUST=3``), with ``ROBUST_WEIGH`` each world's
-    times its seat's odds; with ``ROBUST=6`` the mean weighted by the worlds' odds. A world
+    times its seat's odds; with ``ROBUST=6`` (``_robust_mode``) the mean weighted by the worlds'
+    chances (``ROBUST_SHARE``, or ``ROBUST_EARLY_SHARE`` with ``ROBUST=5``). A world
     whose moon no card changes (``_moon_matters``) is left out; if all are, None with
     ``ROBUST_PLAIN``, else every world counts."""
     kept = [i for i in range(len(worlds)) if _moon_matters(found[i], common)]
@@ -268,14 +280,15 @@ def _regrets(view, know, core, worlds, found, common) -> dict[int, float] | None
         kept = list(range(len(worlds)))
     odds = _world_odds(view, know, core, [worlds[i] for i in kept]) if ROBUST_WEIGH else None
     regret = dict.fromkeys(common, 0.0)
-    share = min(ROBUST_SHARE, 1.0 / max(1, len(worlds) - 1))
+    mode = _robust_mode(know)
+    share = min(ROBUST_EARLY_SHARE if ROBUST == 5 else ROBUST_SHARE, 1.0 / max(1, len(worlds) - 1))
     for j, i in enumerate(kept):
         world, f = worlds[i], found[i]
         means = {k: f.totals[k] / f.weight for k in common}
         best = min(means.values())
         weight = odds[j] if odds else 1.0
         for k in common:
-            if ROBUST == 6:
+            if mode == 6:
                 chance = share if world >= 0 else 1.0 - share * (len(worlds) - 1)
                 regret[k] += chance * means[k]
             elif ROBUST == 3:

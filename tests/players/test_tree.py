@@ -5,6 +5,7 @@ first and then the best, both forms choose the same cards, and the hint is the s
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
@@ -317,3 +318,41 @@ def test_both_forms_choose_the_same_card_with_worlds_from_the_hands_course(fast,
         monkeypatch.setattr(brain, "ROBUST_FIRST", 0.0)
         monkeypatch.setattr(brain, "ROBUST_WHEN", 0)
     assert dropped >= 1  # the hand's course left out a world that strength alone believed
+
+
+def test_the_early_world_is_weighed_against_nobody_then_believed_alone(monkeypatch):
+    monkeypatch.setattr(brain, "ROBUST", 5)
+    monkeypatch.setattr(brain, "ROBUST_EARLY_SHARE", 0.3)
+    shoots = _world([0.0, -10.0], [0.9, 0.1])  # our second card stops seat 1's moon
+    nobody = _world([-4.0, 0.0], [0.0, 0.0])  # our first card is better if nobody shoots
+    early, late = SimpleNamespace(pts=(0, 0, 0, 0)), SimpleNamespace(pts=(0, 1, 0, 0))
+    assert brain._robust_mode(early) == 6 and brain._robust_mode(late) == 5
+    mixed = brain._regrets(None, early, sim, [1, -1], [shoots, nobody], [0, 1])
+    assert mixed == pytest.approx({0: 0.7 * -4.0, 1: 0.3 * -10.0})  # the second card, just
+    monkeypatch.setattr(brain, "ROBUST_EARLY_SHARE", 0.2)
+    mixed = brain._regrets(None, early, sim, [1, -1], [shoots, nobody], [0, 1])
+    assert mixed[0] < mixed[1]  # a smaller share: the first card
+    assert brain._regrets(None, late, sim, [1], [shoots], [0, 1]) == {0: 10.0, 1: 0.0}
+    monkeypatch.setattr(brain, "ROBUST_EARLY_SHARE", 0.0)  # off: the world alone, as before
+    assert brain._robust_mode(early) == 5
+
+
+def test_both_forms_agree_with_the_early_world_weighed(fast, monkeypatch):
+    robust_worlds(monkeypatch, 5)
+    monkeypatch.setattr(brain, "ROBUST_WHEN", 9)
+    monkeypatch.setattr(brain, "ROBUST_POINTS", 1)
+    weighed = 0
+    for game in positions(8, 0x7F2):
+        view = view_of(game, game.turn)
+        know = brain.knowledge_of(view)
+        alone = brain._worlds(view, know, fast)
+        monkeypatch.setattr(brain, "ROBUST_EARLY_SHARE", 0.3)
+        worlds = brain._worlds(view, know, fast)
+        if alone and not sum(know.pts):
+            assert worlds == [*alone, -1]  # before any point: the world and nobody's
+            weighed += 1
+        else:
+            assert worlds == alone
+        assert decide_play(view, fast, budget=6000) == decide_play(view, sim, budget=6000)
+        monkeypatch.setattr(brain, "ROBUST_EARLY_SHARE", 0.0)
+    assert weighed >= 1
