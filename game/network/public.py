@@ -147,7 +147,7 @@ def draw_step(row: Table, since: int, state: TableState | None = None) -> Step |
     ]
     view = public_view(state, fresh_from, names, labels)
     code, version, ripe = row.code, row.version, redraw_at(seen, idle)
-    own = None if turn is None else turn_part(Seen(row, state, turn[1], since), view, names)
+    own = None if turn is None else turn_part(Seen(row, state, turn[1], since), view)
     options = Options()
     options.sheet_after_hand, options.message_boxes = True, False
     html = get_template(TABLE).render(
@@ -210,22 +210,29 @@ def lines(html: str) -> str:
     return "\n".join(f"data: {line}" for line in html.split("\n"))
 
 
-def turn_part(seen: Seen, view: SimpleNamespace, names: list[str]) -> str | None:
+def turn_part(seen: Seen, view: SimpleNamespace) -> str | None:
     """The own part of the seat whose turn came, for its stream alone: its hand, lit as it may
     play, and its poll box (the table waits on nobody else, so it has no button to offer).
-    The page gives the hand's form its own CSRF token. None when a button is due."""
-    state, seat = seen.state, seen.seat
-    game, me = state.game, state.seats[seat]
+    None when a button is due."""
     idle = idle_seats(seen)
     if idle:
         return None
+    return lines(own_part(seen, idle, view.end_tick))
+
+
+def own_part(seen: Seen, idle: list[dict], end_tick: int) -> str:
+    """A seat's own part beside a step's public part: its hand (lit, waiting until ``end_tick``,
+    if its turn has come; as it may play), its bar of players away (``idle``) and its poll box.
+    The page gives the hand's form its own CSRF token in place of the placeholder."""
+    state, seat = seen.state, seen.seat
+    game, me = state.game, state.seats[seat]
     player = PlayerState(game=game, selected=list(me.selected))
     hand = SimpleNamespace(
-        names=[names[seat]],
+        names=[me.name],
         hand=hand_cards(player, game, seat, [], playing=True),
         hand_action="play",
-        your_turn=True,
-        end_tick=view.end_tick,
+        your_turn=game.turn == seat,
+        end_tick=end_tick,
         button="",
     )
     code, version, ripe = seen.row.code, seen.row.version, redraw_at(seen, idle)
@@ -243,8 +250,7 @@ def turn_part(seen: Seen, view: SimpleNamespace, names: list[str]) -> str | None
         "events_url": table_url("events", code),
         "now": int(store.now_seconds()),
     }
-    html = get_template(HAND).render(context) + get_template(EXTRAS).render(context)
-    return lines(html)
+    return get_template(HAND).render(context) + get_template(EXTRAS).render(context)
 
 
 MOVER = "mover"  # the Hearts-Drawn header of a mover's answer built from the step
@@ -263,34 +269,10 @@ def mover_answer(request, seen: Seen) -> HttpResponse | None:
     if step is None:
         return None
     state, seat = seen.state, seen.seat
-    game, me = state.game, state.seats[seat]
-    idle = idle_seats(seen)
-    code, version, ripe = seen.row.code, seen.row.version, redraw_at(seen, idle)
     # its hand alone, not its whole view (``seat_view``): the rest of its table is the step's
-    plan = schedule(game, state.fresh_from(seen.since), seat, own_card_placed=True)
-    hand = SimpleNamespace(
-        names=[me.name],
-        hand=hand_cards(PlayerState(game=game, selected=list(me.selected)), game, seat, [], True),
-        hand_action="play",
-        your_turn=game.turn == seat,
-        end_tick=plan.end_tick,
-        button="",
-    )
-    context = {
-        "view": hand,
-        "seq": me.seq,
-        "table_code": code,
-        "csrf_token": NO_TOKEN,  # the page puts its own in its place
-        "me": me,
-        "idle": idle,
-        "version": version,
-        "poll_url": f"{table_url('poll', code)}?v={version}&i={ripe}",
-        "redraw": ripe,
-        "poll_seconds": POLL_SECONDS,
-        "events_url": table_url("events", code),
-        "now": int(store.now_seconds()),
-    }
-    own = get_template(HAND).render(context) + get_template(EXTRAS).render(context)
+    plan = schedule(state.game, state.fresh_from(seen.since), seat, own_card_placed=True)
+    own = own_part(seen, idle_seats(seen), plan.end_tick)
+    me = state.seats[seat]
     head = f"{step.since} {step.version} {seat} {own.count(chr(10)) + 1} {me.seq}"
     public = "\n".join(line.removeprefix("data: ") for line in step.data.split("\n"))
     return fresh(HttpResponse(f"{head}\n{own}\n{public}", headers={"Hearts-Drawn": MOVER}))

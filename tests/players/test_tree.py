@@ -298,13 +298,18 @@ def test_a_world_needs_the_hands_course_to_say_its_seat_shoots(monkeypatch):
     assert brain._going_for_it(_course([clubs, queen]), 2, 13)
 
 
+def seen_positions(count: int, seed: int):
+    """``positions``' games as the seat to play sees them: its view and what it knows."""
+    for game in positions(count, seed):
+        view = view_of(game, game.turn)
+        yield view, brain.knowledge_of(view)
+
+
 def test_both_forms_choose_the_same_card_with_worlds_from_the_hands_course(fast, monkeypatch):
     robust_worlds(monkeypatch, 5)
     monkeypatch.setattr(brain, "ROBUST_POINTS", 2)
     dropped = 0
-    for game in positions(10, 0x7F1):
-        view = view_of(game, game.turn)
-        know = brain.knowledge_of(view)
+    for view, know in seen_positions(10, 0x7F1):
         every = brain._worlds(view, know, fast)
         monkeypatch.setattr(brain, "ROBUST_WHEN", 23)
         dropped += len(brain._worlds(view, know, fast)) < len(every)
@@ -342,9 +347,7 @@ def test_both_forms_agree_with_the_early_world_weighed(fast, monkeypatch):
     monkeypatch.setattr(brain, "ROBUST_WHEN", 9)
     monkeypatch.setattr(brain, "ROBUST_POINTS", 1)
     weighed = 0
-    for game in positions(8, 0x7F2):
-        view = view_of(game, game.turn)
-        know = brain.knowledge_of(view)
+    for view, know in seen_positions(8, 0x7F2):
         alone = brain._worlds(view, know, fast)
         monkeypatch.setattr(brain, "ROBUST_EARLY_SHARE", 0.3)
         worlds = brain._worlds(view, know, fast)
