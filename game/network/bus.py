@@ -64,6 +64,7 @@ def announce(code: str, version: int, only: int | None = None, sent: bool = Fals
     if connection.vendor == "postgresql" and not sent:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload(code, version, only)])
+    hub.saving(code, version, only)
     transaction.on_commit(lambda: hub.committed(code, version, only))
 
 
@@ -168,11 +169,18 @@ class Hub:
     def streams(self) -> int:
         return sum(len(watching) for watching in self.watches.values())
 
+    def saving(self, code: str, version: int, only: int | None) -> None:
+        """A save of this process, about to commit (its announcement is the last thing in its
+        transaction): note whom it concerns now, not at commit, so that a version read back
+        from the database between the commit and ``committed`` (SQLite's watch looks every
+        25 ms) wakes only that seat's pages too."""
+        if code in self.watches and version > self.saved_here.get(code, (0, None))[0]:
+            self.saved_here[code] = (version, only)
+
     def committed(self, code: str, version: int, only: int | None) -> None:
         """A save of this process is committed (in the saving thread): note whom it concerns,
         then wake the streams."""
-        if code in self.watches and version > self.saved_here.get(code, (0, None))[0]:
-            self.saved_here[code] = (version, only)
+        self.saving(code, version, only)
         self.wake(code, version, only)
 
     def wake(self, code: str, version: int, only: int | None = None) -> None:

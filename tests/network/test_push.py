@@ -224,3 +224,32 @@ def test_a_seat_with_two_tabs_on_two_processes_has_left_only_when_both_close(tmp
         tabs[1].close()
         assert eventually(left) >= between  # marked by the second tab's closing, not the first
         assert "Bea (has left the table)" in ada.table(one.port)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_selection_read_back_before_its_announcement_wakes_only_its_seat(monkeypatch):
+    """A process's watch may read a version back from the database between the save's commit
+    and the announcement its commit then makes (SQLite's watch looks every 25 ms; CI met it
+    once): a card selected still wakes only its own seat's streams, not the others'."""
+    import asyncio
+
+    from game.network import bus
+
+    people = network_support.started("Ada", "Bea")
+    code = people[0].code
+    hub = bus.Hub()
+    monkeypatch.setattr(bus, "hub", hub)
+    before = Table.objects.get(code=code).version
+    ada, bea = bus.Watch(), bus.Watch()
+    for seat, found in enumerate((ada, bea)):
+        found.seat, found.version = seat, before
+    hub.watches[code] = {ada, bea}
+    waiting = []  # the commit's callbacks, held back: the window before the announcement
+    monkeypatch.setattr(bus.transaction, "on_commit", waiting.append)
+    card = network_support.table_of(code)[1].game.hand(0)[0]
+    assert people[0].post("select", card=card).status_code == 200
+    selected = Table.objects.get(code=code).version
+    assert selected == before + 1 and len(waiting) == 1
+    asyncio.run(hub.catch_up())  # the watch reads the table's version back
+    assert (ada.version, bea.version) == (selected, before)
+    assert ada.event.is_set() and not bea.event.is_set()
