@@ -47,6 +47,7 @@ CHANGE_SECONDS = float(os.environ.get("HEARTS_SQLITE_CHANGE_SECONDS") or 0.025)
 LISTEN_BACKOFF = (0.2, 5.0)  # a lost listener connection is tried again after 0.2 s, ..., 5 s
 ALIVE_SECONDS = 5.0  # the listener's round trip: a connection dead without a word is left
 GONE = 0  # the version announced for a table removed (expired)
+SAVED_KEPT = 16  # the versions of a table saved here whose seat a read-back version is told by
 
 
 def payload(code: str, version: int, only: int | None = None) -> str:
@@ -106,10 +107,12 @@ class Hub:
         self.watched = asyncio.Event()  # SQLite: set when a stream opens here
         # PostgreSQL: code -> (the newest version heard since the session connected, when)
         self.heard: dict[str, tuple[int, float]] = {}
-        # code -> (the newest version saved in this process, the one seat it concerns or None),
-        # written by the saving thread at commit: a version read back from the database (SQLite's
-        # watch, a catch-up) wakes only that seat's pages, as its announcement did
-        self.saved_here: dict[str, tuple[int, int | None]] = {}
+        # code -> {a version saved in this process: the one seat it concerns or None}, the last
+        # SAVED_KEPT, written by the saving thread before it commits: a version read back from
+        # the database (SQLite's watch, a catch-up) wakes only that seat's pages, as its
+        # announcement does, even when the read is older than a save made meanwhile
+        self.saved_here: dict[str, dict[int, int | None]] = {}
+        self.saving_lock = threading.Lock()
 
     def start(self) -> None:
         """Start the listener if it is not running (call on the event loop)."""
@@ -171,11 +174,17 @@ class Hub:
 
     def saving(self, code: str, version: int, only: int | None) -> None:
         """A save of this process, about to commit (its announcement is the last thing in its
-        transaction): note whom it concerns now, not at commit, so that a version read back
-        from the database between the commit and ``committed`` (SQLite's watch looks every
-        25 ms) wakes only that seat's pages too."""
-        if code in self.watches and version > self.saved_here.get(code, (0, None))[0]:
-            self.saved_here[code] = (version, only)
+        transaction): note whom it concerns now, not at commit, and beside the versions saved
+        before it, so that a version read back from the database (SQLite's watch looks every
+        25 ms) wakes only that seat's pages too: read between the commit and ``committed``, or
+        read before a later save committed and offered after it."""
+        if code not in self.watches:
+            return
+        with self.saving_lock:
+            saved = self.saved_here.setdefault(code, {})
+            saved[version] = only
+            if len(saved) > SAVED_KEPT:
+                del saved[min(saved)]
 
     def committed(self, code: str, version: int, only: int | None) -> None:
         """A save of this process is committed (in the saving thread): note whom it concerns,
@@ -206,8 +215,7 @@ class Hub:
         codes = list(self.watches)
         if codes:
             for code, version in await sync_to_async(versions, thread_sensitive=False)(codes):
-                saved, only = self.saved_here.get(code, (0, None))
-                self.offer(code, version, only if saved == version else None)
+                self.offer(code, version, self.saved_here.get(code, {}).get(version))
 
     async def watch_sqlite(self) -> None:
         """SQLite: while streams are open here, ask the database file every ``CHANGE_SECONDS``
