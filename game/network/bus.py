@@ -187,9 +187,8 @@ class Hub:
                 del saved[min(saved)]
 
     def committed(self, code: str, version: int, only: int | None) -> None:
-        """A save of this process is committed (in the saving thread): note whom it concerns,
-        then wake the streams."""
-        self.saving(code, version, only)
+        """A save of this process is committed (in the saving thread; ``saving`` noted whom it
+        concerns before): wake the streams."""
         self.wake(code, version, only)
 
     def wake(self, code: str, version: int, only: int | None = None) -> None:

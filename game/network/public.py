@@ -256,7 +256,7 @@ def own_part(seen: Seen, idle: list[dict], end_tick: int) -> str:
 MOVER = "mover"  # the Hearts-Drawn header of a mover's answer built from the step
 
 
-def mover_answer(request, seen: Seen) -> HttpResponse | None:
+def mover_answer(seen: Seen) -> HttpResponse | None:
     """The answer to a card played by htmx, built from the step the move has just drawn and
     kept (``Table.step``), as the watching pages get it: its first line ``<since> <version>
     <seat> <lines of its own part> <its action count>``, then the seat's own part (its hand,

@@ -375,7 +375,7 @@ def act(
         raise store.Busy
     seen = Seen(row, state, seat, since, own_card_placed and bool(request.htmx) and not message)
     if request.htmx and seen_by_all and not message:
-        answer = public.mover_answer(request, seen)  # the step the save drew, turned by the page
+        answer = public.mover_answer(seen)  # the step the save drew, turned by the page
         if answer is not None:
             return answer
     if request.htmx or message:
