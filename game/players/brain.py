@@ -31,14 +31,28 @@ from game.engine.rules import (
 
 from . import tree
 from .deals import DealSampler, Knowledge, knowledge_of, others_plays, plays_of
-from .sim import AS, FIG_MOON_AGAINST, FIG_WEIGHT, KS, high, moon_threat, pick, table_state
+from .sim import (
+    AS,
+    DEFEND_ALONE,
+    DEFEND_LATE,
+    DEFEND_SELF,
+    FIG_MOON_AGAINST,
+    FIG_WEIGHT,
+    KS,
+    NOISE_SHIFT,
+    high,
+    moon_threat,
+    pick,
+    table_state,
+)
 from .view import View
 
 PLAY_STREAM = 0x91A7
-CARD_BUDGET = 48000  # simulated cards per decision in compiled code, among deals and candidates
+CARD_BUDGET = 192000  # simulated cards per decision in compiled code, among deals and candidates
+# (four times issue 32's 48,000 since issue 49: the tree pays for them, main's search did not)
 PYTHON_BUDGET = 12000  # the same in the Python form, some 30 times slower (a smaller budget)
 MIN_DEALS = 6
-CARDS_PER_DEAL = 80  # the deals searched are at most the budget over this (150 for 12,000)
+CARDS_PER_DEAL = 80  # the deals searched are at most the budget over this (2,400 for 192,000)
 PRUNE_MARGIN = 2.5  # mean points by which a card must trail to be dropped after the first half
 MOON_STRENGTH = 1.4
 STOP_SHARE = 0.5  # of the imagined deals, the share in which the others fight our moon
@@ -49,7 +63,11 @@ HUNT_PRIOR = 0.3  # odds that a lone taker of the points shoots, before its play
 HUNT_BELIEVE = 0.0  # if set: a deal's shooter odds times its hand's moon strength over this
 HUNT_RATIO = 3.0  # how much likelier a play makes a shooter if a shooter would make it
 READ_MISS = 1.0  # a deal's weight times this per play of another seat it does not explain
-DEFEND = 3  # the playouts' defence against a moon: sim.DEFEND_SELF | sim.DEFEND_LATE
+# The playouts' defence against a moon (``sim.playout``'s bits): our seat defends, the others
+# duck until a threat is real and never fight an imagined shooter for us, and a ducker plays at
+# random 25 times in 256 (issue 49: real players are less exact than the careful ducker; at 51 in
+# 256 the search gave up moons that three exact duckers let it make)
+DEFEND = DEFEND_SELF | DEFEND_LATE | DEFEND_ALONE | 25 << NOISE_SHIFT
 SAFETY_MARGIN = 0.0  # if set: mean points within which a card that beats a lone taker is played
 SAFETY_POINTS = 8  # the lone taker's points from which the safety net holds
 MOON_RANK_FLOOR = RANKS.index("9")  # a ten weighs 1 towards a moon, an ace 5
@@ -77,7 +95,7 @@ HEART_EXTRA = 1.5
 PLAN_REPLY = 0  # if set: our next decision in each deal chosen knowing the deal (sim.plan_round)
 PLAN_COST = 6  # with PLAN_REPLY: a deal's playouts cost about this many times one
 EVEN_TOP_UP = 1  # if set: a network table's every decision spends its whole budget (``_top_up``)
-TREE = 0  # if set: our own later cards chosen by a tree over our decisions (``tree``, issue 49)
+TREE = 1  # if set: our own later cards chosen by a tree over our decisions (``tree``, issue 49)
 TREE_EXPLORE = 8.0  # the tree's bandit: points of exploration bonus at an edge's full prior
 TREE_PRIOR = 0.5  # the tree's bandit: the prior share of the playouts' own card at a node
 MOON_CARRY = 0  # if set: from this many points, all ours, our moon plan is weighed on

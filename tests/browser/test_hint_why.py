@@ -335,9 +335,9 @@ LINES = """() => {
 
 
 def long_bar_position() -> PlayerState:
-    """Game 635's first hand, passed and played by the computers' choices to your turn at its
-    sixteenth card: the bar's part of the hint is 120 characters, two lines 667 px wide."""
-    game = Game.at_hand(635, 1)
+    """Game 651's first hand, passed and played by the computers' choices to your turn at its
+    sixteenth card: the bar's part of the hint is 118 characters, two lines 667 px wide."""
+    game = Game.at_hand(651, 1)
     passes = [players.choose_pass(game, seat) for seat in range(4)]
     for seat in range(4):
         game.pass_cards(seat, passes[seat])

@@ -3,9 +3,11 @@ with JavaScript turned off.
 
 Every test plays game #7 the same way: the first three cards are passed, then the last card
 that may be played each time. Your first card wins the first trick; after your fourth,
-Pauline has taken the fourth; after your tenth (``DEAD_AFTER``: the computers' choices decide
-which card it is, so a change of their strength can move it), the queen of spades and every
-heart are gone and the hand scores 19, 7, 0, 0.
+Pauline has taken the fourth; after one of your cards before the last (``DEAD_AFTER``), the
+queen of spades and every heart are gone. The computers' choices decide the cards of those
+tricks, which card ends the hand and its score, so all of these are read off the engine's own
+replay of the hand (tests/support/game_7.py); when this was written, your seventh card, and
+19, 7, 0, 0.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support import game_7 as replay
 from tests.support.browser import (
     CARDS,
     LIT,
@@ -31,24 +34,15 @@ from tests.support.browser import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-FIRST = (
-    "Last trick, won by you: Michele the two of clubs, Ben the eight of diamonds, "
-    "you the eight of clubs, Pauline the three of clubs."
-)
-FOURTH = (
-    "Last trick, won by Pauline: you the seven of hearts, Pauline the jack of hearts, "
-    "Michele the two of hearts, Ben the five of hearts."
-)
+FIRST = replay.sentence(1)  # "Last trick, won by you: Michele the two of clubs, ..."
+FIRST_CARDS = dict(replay.trick(1).plays)  # seat -> card
+FOURTH = replay.sentence(4)  # "Last trick, won by Pauline: you the seven of hearts, ..."
+FOURTH_WON = dict(replay.trick(4).plays)[1]  # Pauline's card
 DEAD_STATUS = "No points are left in this hand. Press OK to deal the next hand."
-TOTALS = ["19", "7", "0", "0"]
-PILES = [
-    "Ada took 6 hearts and the queen of spades.",
-    "Pauline took 7 hearts.",
-    "Michele took no point cards.",
-    "Ben took no point cards.",
-]
+TOTALS = [str(points) for points in replay.score()]
+PILES = [replay.pile(seat) for seat in range(4)]  # (label, how many point cards)
 DEAD_OPTION = "Finish the hand when no points are left"
-DEAD_AFTER = 10  # your card that takes the last point out of play
+DEAD_AFTER = replay.dead_after()  # your card that takes the last point out of play
 
 
 def last_trick(page: Page):
@@ -89,9 +83,10 @@ def expect_dead_hand_over(page: Page) -> None:
     expect(page.locator("dialog.sheet tbody tr")).to_have_count(1)
     expect(page.locator("dialog.sheet tfoot td")).to_have_text(TOTALS)
     expect(page.locator("#table .taken")).to_have_count(4)
-    for label, cards in zip(PILES, (7, 7, 0, 0), strict=True):
+    for label, cards in PILES:
         expect(page.get_by_label(label, exact=True).locator(".small")).to_have_count(cards)
-    expect(page.get_by_label(PILES[0], exact=True).locator(".small.face-QS")).to_be_visible()
+    queen = next(label for label, _ in PILES if "the queen of spades" in label)
+    expect(page.get_by_label(queen, exact=True).locator(".small.face-QS")).to_be_visible()
     expect(page.locator(CARDS)).to_have_count(0)
 
 
@@ -108,11 +103,11 @@ def test_last_trick_by_mouse_from_the_game_menu_and_the_winners_pile(page: Page,
     expect_modal_last_trick(page, FIRST)
     shown = last_trick(page)
     expect(shown.locator(".seen")).to_have_count(4)
-    expect(shown.locator(".seen-top .seen-card")).to_have_class("seen-card face-2C")
-    expect(shown.locator(".seen-right .seen-card")).to_have_class("seen-card face-8D")
-    expect(shown.locator(".seen-left .seen-card")).to_have_class("seen-card face-3C")
+    for place, seat in (("top", 2), ("right", 3), ("left", 1)):
+        card = shown.locator(f".seen-{place} .seen-card")
+        expect(card).to_have_class(f"seen-card face-{FIRST_CARDS[seat]}")
     expect(shown.locator(".seen.won")).to_have_count(1)
-    expect(shown.locator(".seen.won .seen-card")).to_have_class("seen-card face-8C")
+    expect(shown.locator(".seen.won .seen-card")).to_have_class(f"seen-card face-{FIRST_CARDS[0]}")
     expect(shown.locator(".seen.won .seen-name")).to_have_text("You: took it")
     print(f"\nscreen reader hears: {described(page)}")
     shown.locator(".last-trick").click()  # a click anywhere puts it away
@@ -140,7 +135,7 @@ def test_last_trick_by_keyboard_l_shows_it_l_or_esc_puts_it_away(page: Page, liv
     expect_modal_last_trick(page, FOURTH)
     print(f"\nscreen reader hears: {described(page)}")
     expect(last_trick(page).locator(".seen.won.seen-left .seen-card")).to_have_class(
-        "seen-card face-JH"
+        f"seen-card face-{FOURTH_WON}"
     )
     page.keyboard.press("l")
     expect(last_trick(page)).to_have_count(0)
@@ -195,7 +190,7 @@ def test_last_trick_without_javascript_is_a_page_that_returns_to_the_table(brows
     shown = last_trick(page)
     expect(shown).to_be_visible()
     expect(shown.locator("#last-trick-sentence")).to_have_text(FIRST)
-    expect(shown.locator(".seen.won .seen-card")).to_have_class("seen-card face-8C")
+    expect(shown.locator(".seen.won .seen-card")).to_have_class(f"seen-card face-{FIRST_CARDS[0]}")
     shown.get_by_role("button", name="OK").click()
     expect(page).to_have_url(re.compile(r"^[^?]*/\??$"))  # the table, "/" or "/?"
     expect(last_trick(page)).to_have_count(0)

@@ -280,10 +280,11 @@ def test_a_friends_card_glides_in_at_once_and_a_busy_page_hurries(fresh_context,
     that takes long to draw); Ada beside her plays over plain HTTP. Ada's card, brought by
     Bea's catch-up, starts towards the table as soon as it is drawn, not after the moment that
     follows a click of Bea's own; and when it comes while Bea's page is still drawing the
-    computers' cards that followed her own card, what is left to draw comes twice as fast."""
+    computers' cards that followed her own card, what is left to draw comes twice as fast.
+    Game 627: the computers' choices after Bea's card lead the play round to Ada again."""
     from tests.support.network import settle, started, table_of
 
-    ada, bea = started("Ada", "Bea")
+    ada, bea = started("Ada", "Bea", number=627)
     code = ada.code
     settle([ada, bea], until=ada_then_bea)
     context = fresh_context(

@@ -237,7 +237,11 @@ def test_without_numba_the_site_plays_in_python_and_says_so_once():
 
 
 def test_the_planned_reply_decides_alike_in_both_forms(fast, monkeypatch):
-    # issue 43's experiment, off by default: our next decision in each deal chosen knowing it
+    # issue 43's experiment, off by default: our next decision in each deal chosen knowing it,
+    # in the search without the tree (the tree plans our later decisions itself) and with the
+    # playouts' defence it was measured with
+    monkeypatch.setattr(brain, "TREE", 0)
+    monkeypatch.setattr(brain, "DEFEND", sim.DEFEND_SELF | sim.DEFEND_LATE)
     monkeypatch.setattr(brain, "PLAN_REPLY", 1)
     budget = brain.PYTHON_BUDGET
     changed = 0

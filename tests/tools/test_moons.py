@@ -8,10 +8,11 @@ from tools.bench import FIRST_NUMBER
 
 
 def test_a_stop_found_is_a_real_sequence_of_our_cards_that_splits_the_points():
-    # deal 0 with ours in seat 3: a hunter shoots; the search finds a card of ours from which
-    # the hunters, replying by their own play, no longer make the moon
+    # deal 22 (its hand 3, as run_deal plays it) with ours in seat 3: a hunter shoots, as the
+    # computers' choices decide it; the search finds a card of ours from which the hunters,
+    # replying by their own play, no longer make the moon
     seat = 3
-    game, decisions = moons.play(FIRST_NUMBER, 1, seat)
+    game, decisions = moons.play(FIRST_NUMBER + 22, 1 + 22 % 4, seat)
     shooter = game.moon_shooter
     assert shooter not in (None, seat)
     found = None
@@ -31,7 +32,9 @@ def test_a_stop_found_is_a_real_sequence_of_our_cards_that_splits_the_points():
 
 
 def test_the_tool_prints_the_three_figures(capsys):
-    moons.main(["--hands", "4", "--workers", "1"])
+    # deal 22's four rotations hold one hunters' moon, which our seat could have stopped (the
+    # computers' choices decide it)
+    moons.main(["--first", "22", "--hands", "4", "--workers", "1"])
     out = capsys.readouterr().out
     assert "ours vs 3 hunters, 4 hands" in out
     assert "(a) stoppable by another sequence of our seat's cards: 1 of 1" in out

@@ -8,7 +8,8 @@ KINDS = ("blind", "no stop in the model", "traded")
 
 
 def test_every_moon_is_unstoppable_or_lost_at_a_decision_of_one_kind(capsys):
-    results = [why_moons.run_deal(index) for index in range(3)]
+    # deals 11-13 hold moons the hunters make against ours (the computers' choices decide it)
+    results = [why_moons.run_deal(index) for index in range(11, 14)]
     assert sum(r.moons for r in results) >= 1
     for result in results:
         assert result.moons == result.unstoppable + len(result.losses)

@@ -433,9 +433,10 @@ def everything_visible(game: Game, seat: int) -> bool:
 
 def test_a_certain_figure_is_not_said_on_average():
     """Issue 50: "on average" said of a figure every deal agrees on. Positions of whole hands
-    in which every point card out lies on the trick and the seat plays last to it."""
+    in which every point card out lies on the trick and the seat plays last to it (the
+    computers' choices decide where they come: four of them in games 700-779)."""
     seen = 0
-    for number in range(600, 680):
+    for number in range(700, 780):
         game = Game.at_hand(number, 4)  # nobody passes
         while game.phase == "playing":
             seat = game.turn
@@ -532,9 +533,10 @@ def test_a_lead_into_the_shooters_void_and_a_kept_guard_are_said_as_a_player_wou
 def test_every_move_over_whole_hands_is_true_of_the_table_and_the_figures():
     """Every card of every seat over 41 hands of numbered games, each move in a player's words
     read back (``check_move``) against the table and the figures of that decision; between
-    them they name every kind of move, a shooter's void led among them (game 653, hand 2)."""
+    them they name every kind of move, a shooter's void led among them (game 629, hand 1, as
+    the computers' choices play it)."""
     moves = []
-    for number, k in [(n, k) for n in range(615, 625) for k in (1, 2, 3, 4)] + [(653, 2)]:
+    for number, k in [(n, k) for n in range(615, 625) for k in (1, 2, 3, 4)] + [(629, 1)]:
         game = Game.at_hand(number, k)
         if game.phase == "passing":
             passes = [players.choose_pass(game, seat) for seat in range(4)]
