@@ -103,8 +103,8 @@ def test_last_trick_by_mouse_from_the_game_menu_and_the_winners_pile(page: Page,
     expect_modal_last_trick(page, FIRST)
     shown = last_trick(page)
     expect(shown.locator(".seen")).to_have_count(4)
-    for place, seat in (("top", 2), ("right", 3), ("left", 1)):
-        card = shown.locator(f".seen-{place} .seen-card")
+    for seat in (1, 2, 3):
+        card = shown.locator(f".seen-{replay.PLACES[seat]} .seen-card")
         expect(card).to_have_class(f"seen-card face-{FIRST_CARDS[seat]}")
     expect(shown.locator(".seen.won")).to_have_count(1)
     expect(shown.locator(".seen.won .seen-card")).to_have_class(f"seen-card face-{FIRST_CARDS[0]}")

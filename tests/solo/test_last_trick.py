@@ -18,12 +18,11 @@ from django.test import Client
 from game.engine import Game
 from game.web.last_trick import NOT_PLAYING, NOTHING_YET, last_trick_view, place_of
 from tests.support import game_7 as replay
-from tests.support.game_7 import NAMES
+from tests.support.game_7 import NAMES, PLACES
 from tests.support.web import HX, game_of, named_client, post
 
 FIRST = replay.sentence(1)
 FIRST_PLAYS = replay.trick(1).plays  # (seat, card) in the order played
-PLACES = {0: "bottom", 1: "left", 2: "top", 3: "right"}  # as you, in seat 0, see the table
 
 
 def at_game_7(plays: int) -> Client:

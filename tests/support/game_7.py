@@ -21,6 +21,7 @@ from game.engine.game import CompletedTrick
 
 NUMBER = 7
 NAMES = ["Ada", "Pauline", "Michele", "Ben"]  # you, then the computers, by seat
+PLACES = {0: "bottom", 1: "left", 2: "top", 3: "right"}  # as you, in seat 0, see the table
 RANK_WORDS = (
     "two",
     "three",
