@@ -77,8 +77,9 @@ READ_MISS = 1.0  # a deal's weight times this per play of another seat it does n
 # random 25 times in 256 (issue 49: real players are less exact than the careful ducker; at 51 in
 # 256 the search gave up moons that three exact duckers let it make)
 DEFEND = DEFEND_SELF | DEFEND_LATE | DEFEND_ALONE | 25 << NOISE_SHIFT
-STRAY_NOISE = 0  # if set: the chance in 256 that a seat whose plays strayed from the careful
-# ducker's (``Knowledge.strayed``) plays at random in the playouts, instead of DEFEND's
+STRAY_NOISE = 102  # if set: the chance in 256 that a seat whose plays strayed from the careful
+# ducker's (``Knowledge.strayed``) plays at random in the playouts, instead of DEFEND's (issue 49:
+# exact duckers never stray and keep DEFEND's 25; today's players, the hunters, people do)
 STRAY_LIKELY = 0.0  # with STRAY_NOISE, if set: a seat the ducker explains worse than this
 # (``deals.ducker_likelihood``) counts as strayed too
 SAFETY_MARGIN = 0.0  # if set: mean points within which a card that beats a lone taker is played

@@ -347,6 +347,34 @@ def test_the_ducker_explains_a_duck_under_the_king_and_not_a_king_second_to_the_
     assert know.strayed == 0  # nothing contradicts either reading yet
 
 
+def test_the_playouts_give_a_seat_read_as_strayed_its_own_chance(monkeypatch):
+    from game.players import brain, sim
+    from game.players.deals import knowledge_of
+
+    # game 1 again: the second seat plays its king of clubs second to the two, which the
+    # careful ducker explains badly, though no later card of its own contradicts it yet
+    game = Game.new(1)
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat)[:3])
+    leader = game.turn
+    second, observer = (leader + 1) % 4, (leader + 3) % 4
+    for card in ("2C", "KC", "QC"):
+        game.play(game.turn, card)
+    game.play(observer, game.legal_plays(observer)[0])
+    know = knowledge_of(view_of(game, observer))
+    assert know.strayed == 0
+    monkeypatch.setattr(brain, "STRAY_NOISE", 0)
+    assert brain.defence_of(know) == brain.DEFEND  # off: the common chance for every seat
+    monkeypatch.setattr(brain, "STRAY_NOISE", 102)
+    monkeypatch.setattr(brain, "STRAY_LIKELY", 0.25)  # the king explains badly
+    defend = brain.defence_of(know)
+    assert defend >> sim.STRAY_SEATS & 15 == 1 << second
+    assert defend >> sim.STRAY_SHIFT & 255 == 102
+    assert defend & 0xFF0000FF == brain.DEFEND & 0xFF0000FF  # the rest as DEFEND says
+    monkeypatch.setattr(brain, "STRAY_LIKELY", 0.0)
+    assert brain.defence_of(know) >> sim.STRAY_SEATS & 15 == 0
+
+
 # ---- defending against a moon (issue 38) -------------------------------------------------------
 
 
