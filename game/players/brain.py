@@ -30,7 +30,14 @@ from game.engine.rules import (
 )
 
 from . import tree
-from .deals import DealSampler, Knowledge, knowledge_of, others_plays, plays_of
+from .deals import (
+    DealSampler,
+    Knowledge,
+    ducker_likelihood,
+    knowledge_of,
+    others_plays,
+    plays_of,
+)
 from .sim import (
     AS,
     DEFEND_ALONE,
@@ -40,6 +47,8 @@ from .sim import (
     FIG_WEIGHT,
     KS,
     NOISE_SHIFT,
+    STRAY_SEATS,
+    STRAY_SHIFT,
     high,
     moon_threat,
     pick,
@@ -68,6 +77,11 @@ READ_MISS = 1.0  # a deal's weight times this per play of another seat it does n
 # random 25 times in 256 (issue 49: real players are less exact than the careful ducker; at 51 in
 # 256 the search gave up moons that three exact duckers let it make)
 DEFEND = DEFEND_SELF | DEFEND_LATE | DEFEND_ALONE | 25 << NOISE_SHIFT
+STRAY_NOISE = 102  # if set: the chance in 256 that a seat whose plays strayed from the careful
+# ducker's (``Knowledge.strayed``) plays at random in the playouts, instead of DEFEND's (issue 49:
+# exact duckers never stray and keep DEFEND's 25; today's players, the hunters, people do)
+STRAY_LIKELY = 0.0  # with STRAY_NOISE, if set: a seat the ducker explains worse than this
+# (``deals.ducker_likelihood``) counts as strayed too
 SAFETY_MARGIN = 0.0  # if set: mean points within which a card that beats a lone taker is played
 SAFETY_POINTS = 8  # the lone taker's points from which the safety net holds
 MOON_RANK_FLOOR = RANKS.index("9")  # a ten weighs 1 towards a moon, an ace 5
@@ -499,7 +513,7 @@ def _play_round(root: Root, drawn, deals: int, seen: int, alive: list[int], sums
         drawn, deals, seen, STOP_SHARE, view.seat, root.leader, root.trick, len(view.trick),
         root.pts, know.gone, len(view.tricks), root.cards, root.plans, core.buffer(alive),
         len(alive), view.moon_off_shooter, OTHERS_CREDIT, sums, root.record, root.hunter,
-        moon_odds(core, view, drawn, deals, root.hunter), weights, DEFEND,
+        moon_odds(core, view, drawn, deals, root.hunter), weights, defence_of(know),
     )  # fmt: skip
     if root.tree is not None:
         figures = root.figures if root.figures is not None else core.table_reals(0, 1)
@@ -510,6 +524,19 @@ def _play_round(root: Root, drawn, deals: int, seen: int, alive: list[int], sums
     else:
         core.weigh_round(*args, root.figures)
     return sum(float(w) for w in weights[:deals])
+
+
+def defence_of(know: Knowledge) -> int:
+    """``DEFEND`` for this decision: with ``STRAY_NOISE``, the seats whose plays strayed from
+    the careful ducker's play at random that often in the playouts."""
+    if not STRAY_NOISE:
+        return DEFEND
+    strayed = know.strayed
+    if STRAY_LIKELY:
+        for seat in range(4):
+            if seat != know.seat and ducker_likelihood(know, seat) < STRAY_LIKELY:
+                strayed |= 1 << seat
+    return DEFEND | strayed << STRAY_SEATS | STRAY_NOISE << STRAY_SHIFT
 
 
 def _deal_hunters(root: Root, drawn, deals: int, odds):

@@ -10,6 +10,7 @@ readings while they hold together.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 
 from game.engine import Phase, SplitMix64, rules
 from game.engine.rules import ALL_CARDS, FIRST_HEART, HEART_MASK, POINT_MASK, QS, QS_BIT, SUIT
@@ -34,6 +35,8 @@ class Knowledge:
     pts: tuple[int, int, int, int]
     # cards a seat would have played had it held them, if it plays like a careful ducker
     inferred: tuple[int, int, int, int] = (0, 0, 0, 0)
+    # the seats whose plays have shown they do not play like a careful ducker (a bit a seat)
+    strayed: int = 0
 
 
 def knowledge_of(view: View) -> Knowledge:
@@ -74,7 +77,7 @@ def knowledge_of(view: View) -> Knowledge:
             if unknown >> card & 1:
                 fixed[view.pass_target] |= 1 << card
     forbidden[me] = ALL_CARDS
-    inferred = _ducker_reading(plays, me, fixed)
+    inferred, strayed = _ducker_reading(plays, me, fixed)
     return Knowledge(
         seat=me,
         hand=hand,
@@ -86,7 +89,25 @@ def knowledge_of(view: View) -> Knowledge:
         fixed=tuple(fixed),  # type: ignore[arg-type]
         pts=tuple(pts),  # type: ignore[arg-type]
         inferred=inferred,
+        strayed=strayed,
     )
+
+
+def ducker_likelihood(know: Knowledge, seat: int) -> float:
+    """The chance that a hand dealt at random among the cards ``seat`` may hold holds none of
+    the cards a careful ducker would have played had it held them (``Knowledge.inferred``): how
+    well the careful ducker explains its plays so far. A ducker that ducks with the seven under
+    the jack explains itself well; one that plays the king of clubs second to the two, with
+    several lower clubs out, does not."""
+    cards = know.unknown
+    for fixed in know.fixed:
+        cards &= ~fixed
+    cards &= ~know.forbidden[seat]
+    room = know.need[seat] - know.fixed[seat].bit_count()
+    pool = cards.bit_count()
+    if room <= 0 or room > pool:
+        return 1.0
+    return comb(pool - (know.inferred[seat] & cards).bit_count(), room) / comb(pool, room)
 
 
 def others_plays(view: View) -> list[tuple[int, ...]]:
@@ -130,14 +151,15 @@ def _between(lo: int, hi: int) -> int:
     return ((1 << hi) - 1) & ~((1 << (lo + 1)) - 1) if hi > lo + 1 else 0
 
 
-def _ducker_reading(plays, me: int, fixed) -> tuple[int, int, int, int]:
+def _ducker_reading(plays, me: int, fixed) -> tuple[tuple[int, int, int, int], int]:
     """What each other seat cannot hold if it plays like a careful ducker (the highest card
     that still loses, the queen then the highest heart when void, the lowest lead).
 
     A ducker that ducks with the 7 under the jack holds neither 8, 9 nor 10 of that suit, and
     one that throws a club while void holds no heart and not the queen. These readings are only
     guesses about the player: a seat whose later play (or a card we know it holds) contradicts
-    them has shown it does not play that way, and its readings are dropped.
+    them has shown it does not play that way, and its readings are dropped. Returns the
+    readings and the seats whose own plays so contradicted them (a bit a seat).
     """
     out = [0, 0, 0, 0]
     trusted = [seat != me for seat in range(4)]
@@ -154,9 +176,11 @@ def _ducker_reading(plays, me: int, fixed) -> tuple[int, int, int, int]:
                     win = cards[rules.winning_position(cards[:i])] if i else c
                     out[seat] |= _not_held(c, i, win, led, first, broken)
         broken = broken or bool(rules.mask_of(cards) & HEART_MASK)
-    return tuple(
+    readings = tuple(
         out[seat] if trusted[seat] and not out[seat] & fixed[seat] else 0 for seat in range(4)
-    )  # type: ignore[return-value]
+    )
+    strayed = sum(1 << seat for seat in range(4) if seat != me and not trusted[seat])
+    return readings, strayed  # type: ignore[return-value]
 
 
 def _not_held(c: int, n: int, win: int, led: int, first: bool, broken: bool) -> int:

@@ -71,6 +71,8 @@ DEFEND_POINTS = 4  # with DEFEND_SELF: from this many points our seat defends ag
 DEFEND_SELF = 1  # a bit of ``defend``: our own seat defends in the playouts (``pick``'s guard)
 DEFEND_LATE = 2  # a bit of ``defend``: the others duck until a moon threat is real
 DEFEND_ALONE = 4  # a bit of ``defend``: the others never fight an imagined shooter (they duck)
+STRAY_SEATS = 8  # ``defend``'s bits 8-11: the seats that have strayed from the careful ducker
+STRAY_SHIFT = 16  # ``defend``'s bits 16-23: for those seats, the chance in 256 (as NOISE_SHIFT's)
 NOISE_SHIFT = 24  # ``defend``'s bits 24-31: the chance in 256 that a ducker plays at random
 SALT_SHIFT = 32  # ``defend``'s bits from here: the deal's number, the noise's salt
 NOISE_PRIME = 1099511627689
@@ -518,6 +520,8 @@ def model_card(
             hand, n, win, tpts, first, broken, gone, False, lone, winner_seat, voids, True
         )  # fmt: skip
     noise = defend >> NOISE_SHIFT & 255  # the others but the imagined shooter, now and then
+    if defend >> (STRAY_SEATS + seat) & 1:
+        noise = defend >> STRAY_SHIFT & 255  # a seat whose plays strayed from the ducker's
     if noise and seat != me:
         z = noise_of(hand, gone, defend >> SALT_SHIFT, n)
         if z & 255 < noise:

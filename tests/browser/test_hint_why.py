@@ -335,9 +335,9 @@ LINES = """() => {
 
 
 def long_bar_position() -> PlayerState:
-    """Game 651's first hand, passed and played by the computers' choices to your turn at its
+    """Game 880's first hand, passed and played by the computers' choices to your turn at its
     sixteenth card: the bar's part of the hint is 118 characters, two lines 667 px wide."""
-    game = Game.at_hand(651, 1)
+    game = Game.at_hand(880, 1)
     passes = [players.choose_pass(game, seat) for seat in range(4)]
     for seat in range(4):
         game.pass_cards(seat, passes[seat])

@@ -260,9 +260,11 @@ RECORD_CARDS = """() => {
 
 
 def ada_then_bea(state) -> bool:
-    """Ada's turn, and Bea's next (Ada's card will not finish the trick)."""
+    """Ada's turn, and Bea's next (Ada's card will not finish the trick), with neither of them
+    still to press OK on the cards passed to her (Bea's page shows the table, Ada may play)."""
     game = state.game
-    return game.phase == "playing" and game.turn == 0 and len(game.trick) < 3
+    pressed = not any(seat.awaiting_ok for seat in state.seats)
+    return game.phase == "playing" and game.turn == 0 and len(game.trick) < 3 and pressed
 
 
 def a_friends_card(page: Page, ada, code: str) -> dict:

@@ -9,7 +9,7 @@ from tests.support.golden_moves import decisions_hash
 
 # Games 1 (standard moon rule) and 2 ("26 off the shooter") with four computer players, and
 # games 1001 and 1002 with a scripted person in seat 0, each played to its end.
-GOLDEN = "c4397438160e6096402b9c2317bb1fb51f4d70a36a63f5599f866939616fe0d9"
+GOLDEN = "adc346cfaccb04ab4f6760f1f595fbe5719713aae6413c83d498a6364fa1e5bc"
 
 
 def test_the_players_decide_as_they_always_have():

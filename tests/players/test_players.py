@@ -299,6 +299,7 @@ def test_reading_a_ducker_never_rules_out_a_card_it_holds():
                     held = mask(game.hand(seat))
                     assert know.inferred[seat] & held == 0
                     ruled_out += (know.inferred[seat] & know.unknown).bit_count()
+                assert know.strayed == 0  # a ducker is never read as having strayed
             game.play(game.turn, ducker_play(game, game.turn))
     assert ruled_out > 10_000  # the readings say a lot, not nothing
 
@@ -307,7 +308,8 @@ def test_a_ducker_under_the_jack_holds_nothing_between_and_a_seat_that_breaks_fo
     from game.players.deals import _ducker_reading
 
     trick_one = (0, tuple(idx(c) for c in ("2C", "JC", "7C", "3C")))
-    reading = _ducker_reading([trick_one], 0, (0, 0, 0, 0))
+    reading, strayed = _ducker_reading([trick_one], 0, (0, 0, 0, 0))
+    assert strayed == 0
     between = {idx(c) for c in ("8C", "9C", "TC")}
     assert {c for c in range(52) if reading[2] >> c & 1} == between
     # seat 3 played the 3 under the jack: it holds nothing from the 4 to the 10
@@ -317,9 +319,60 @@ def test_a_ducker_under_the_jack_holds_nothing_between_and_a_seat_that_breaks_fo
     assert reading[0] == 0  # never a reading of ourselves
     # seat 2 later plays the 9 of clubs it "could not hold": it is no ducker, so no reading
     trick_two = (1, tuple(idx(c) for c in ("4D", "9C", "5D", "6D")))
-    reading = _ducker_reading([trick_one, trick_two], 0, (0, 0, 0, 0))
+    reading, strayed = _ducker_reading([trick_one, trick_two], 0, (0, 0, 0, 0))
     assert reading[2] == 0
     assert reading[3] != 0
+    assert strayed == 1 << 2  # and it is said to have strayed, seat 3 not
+
+
+def test_the_ducker_explains_a_duck_under_the_king_and_not_a_king_second_to_the_two():
+    from game.players.deals import ducker_likelihood, knowledge_of
+
+    # game 1, each seat passing its first three cards: the second to play holds the 5, 7 and
+    # king of clubs, the third the 4, 9 and queen
+    game = Game.new(1)
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat)[:3])
+    leader = game.turn
+    second, third, observer = (leader + 1) % 4, (leader + 2) % 4, (leader + 3) % 4
+    assert [c for c in game.hand(second) if c.endswith("C")] == ["5C", "7C", "KC"]
+    assert [c for c in game.hand(third) if c.endswith("C")] == ["4C", "9C", "QC"]
+    game.play(leader, "2C")
+    game.play(second, "KC")  # a ducker plays the king here only if it holds no lower club
+    game.play(third, "QC")  # the ducker's own card: the highest that still loses
+    know = knowledge_of(view_of(game, observer))
+    high, duck = ducker_likelihood(know, second), ducker_likelihood(know, third)
+    assert high < 0.25 and duck == 1.0, (high, duck)
+    assert ducker_likelihood(know, observer) == 1.0  # nothing read of ourselves
+    assert know.strayed == 0  # nothing contradicts either reading yet
+
+
+def test_the_playouts_give_a_seat_read_as_strayed_its_own_chance(monkeypatch):
+    from game.players import brain, sim
+    from game.players.deals import knowledge_of
+
+    # game 1 again: the second seat plays its king of clubs second to the two, which the
+    # careful ducker explains badly, though no later card of its own contradicts it yet
+    game = Game.new(1)
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat)[:3])
+    leader = game.turn
+    second, observer = (leader + 1) % 4, (leader + 3) % 4
+    for card in ("2C", "KC", "QC"):
+        game.play(game.turn, card)
+    game.play(observer, game.legal_plays(observer)[0])
+    know = knowledge_of(view_of(game, observer))
+    assert know.strayed == 0
+    monkeypatch.setattr(brain, "STRAY_NOISE", 0)
+    assert brain.defence_of(know) == brain.DEFEND  # off: the common chance for every seat
+    monkeypatch.setattr(brain, "STRAY_NOISE", 102)
+    monkeypatch.setattr(brain, "STRAY_LIKELY", 0.25)  # the king explains badly
+    defend = brain.defence_of(know)
+    assert defend >> sim.STRAY_SEATS & 15 == 1 << second
+    assert defend >> sim.STRAY_SHIFT & 255 == 102
+    assert defend & 0xFF0000FF == brain.DEFEND & 0xFF0000FF  # the rest as DEFEND says
+    monkeypatch.setattr(brain, "STRAY_LIKELY", 0.0)
+    assert brain.defence_of(know) >> sim.STRAY_SEATS & 15 == 0
 
 
 # ---- defending against a moon (issue 38) -------------------------------------------------------

@@ -193,6 +193,38 @@ def test_a_noisy_ducker_plays_a_legal_card_now_and_then_and_the_shooter_never(fa
     assert 0.05 < changed / tried < 0.25
 
 
+def test_a_seat_read_as_strayed_plays_at_its_own_chance_and_the_rest_at_the_common_one(fast):
+    # seat 1 strayed from the careful ducker (102 in 256), seat 2 did not (no common noise):
+    # seat 2 never changes its card, seat 1 about as often as asked, in both forms; and
+    # every other seat strayed at 51 plays exactly as the common noise of 51 would have it
+    base = sim.DEFEND_SELF | sim.DEFEND_LATE
+    stray = base | 1 << sim.STRAY_SEATS + 1 | 102 << sim.STRAY_SHIFT
+    every = base | 0b1110 << sim.STRAY_SEATS | 51 << sim.STRAY_SHIFT
+    common = base | 51 << sim.NOISE_SHIFT
+    rng = SplitMix64.for_key(0x57A7)
+    changed = {1: 0, 2: 0}
+    tried = 0
+    for k in range(400):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = mask_of(deck[:9])
+        gone = mask_of(deck[40:48])
+        led = deck[48]
+        tried += 1
+        for seat in (1, 2, 3):
+            args = (hand, seat, 1, led, 0, False, True, gone, 0, 0, 0, -1, -1, -1, -1, -1)
+            args += (False, 0, False)
+            salt = k << sim.SALT_SHIFT
+            plain = sim.model_card(*args, base | salt)
+            noisy = sim.model_card(*args, stray | salt)
+            assert noisy == fast.model_card(*args, stray | salt)
+            if seat in changed:
+                changed[seat] += noisy != plain
+            assert sim.model_card(*args, every | salt) == sim.model_card(*args, common | salt)
+    assert changed[2] == 0
+    assert 0.15 < changed[1] / tried < 0.4
+
+
 def test_both_forms_choose_the_same_card_with_noise_and_a_tree_per_world(fast, monkeypatch):
     robust_worlds(monkeypatch, 3)
     worlds = 0
