@@ -164,18 +164,22 @@ def test_a_compiled_tree_built_on_another_sim_is_dropped(tmp_path):
     assert stale.exists()
 
 
+def following(key: int, count: int):
+    """``count`` positions of a seat about to follow, drawn from ``key``: (its number, the
+    seat's nine cards, eight cards gone, the card led)."""
+    rng = SplitMix64.for_key(key)
+    for k in range(count):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        yield k, mask_of(deck[:9]), mask_of(deck[40:48]), deck[48]
+
+
 def test_a_noisy_ducker_plays_a_legal_card_now_and_then_and_the_shooter_never(fast):
     # the two forms give the same number and card, the card is always legal, about the chance
     # asked (51 in 256) of the duckers' cards change, and the imagined shooter's never does
     defend = sim.DEFEND_SELF | sim.DEFEND_LATE | 51 << sim.NOISE_SHIFT
-    rng = SplitMix64.for_key(0x9015E)
     changed = tried = 0
-    for k in range(400):
-        deck = list(range(52))
-        rng.shuffle(deck)
-        hand = mask_of(deck[:9])
-        gone = mask_of(deck[40:48])
-        led = deck[48]
+    for k, hand, gone, led in following(0x9015E, 400):
         salted = defend | k << sim.SALT_SHIFT
         for seat, hunter in ((1, -1), (1, 1)):
             args = (hand, seat, 1, led, 0, False, True, gone, 0, 0, 0, -1, -1, -1, hunter, -1)
@@ -201,15 +205,9 @@ def test_a_seat_read_as_strayed_plays_at_its_own_chance_and_the_rest_at_the_comm
     stray = base | 1 << sim.STRAY_SEATS + 1 | 102 << sim.STRAY_SHIFT
     every = base | 0b1110 << sim.STRAY_SEATS | 51 << sim.STRAY_SHIFT
     common = base | 51 << sim.NOISE_SHIFT
-    rng = SplitMix64.for_key(0x57A7)
     changed = {1: 0, 2: 0}
     tried = 0
-    for k in range(400):
-        deck = list(range(52))
-        rng.shuffle(deck)
-        hand = mask_of(deck[:9])
-        gone = mask_of(deck[40:48])
-        led = deck[48]
+    for k, hand, gone, led in following(0x57A7, 400):
         tried += 1
         for seat in (1, 2, 3):
             args = (hand, seat, 1, led, 0, False, True, gone, 0, 0, 0, -1, -1, -1, -1, -1)
