@@ -325,21 +325,27 @@ def test_a_ducker_under_the_jack_holds_nothing_between_and_a_seat_that_breaks_fo
     assert strayed == 1 << 2  # and it is said to have strayed, seat 3 not
 
 
-def test_the_ducker_explains_a_duck_under_the_king_and_not_a_king_second_to_the_two():
-    from game.players.deals import ducker_likelihood, knowledge_of
-
-    # game 1, each seat passing its first three cards: the second to play holds the 5, 7 and
-    # king of clubs, the third the 4, 9 and queen
+def king_second_to_the_two() -> tuple[Game, int, int, int]:
+    """Game 1, each seat passing its first three cards: the second to play holds the 5, 7 and
+    king of clubs, the third the 4, 9 and queen; the two led, the king played second (a ducker
+    plays it only if it holds no lower club), the queen third (the ducker's own card: the
+    highest that still loses). The game and the second, third and fourth seats."""
     game = Game.new(1)
     for seat in range(4):
         game.pass_cards(seat, game.hand(seat)[:3])
     leader = game.turn
-    second, third, observer = (leader + 1) % 4, (leader + 2) % 4, (leader + 3) % 4
+    second, third, fourth = (leader + 1) % 4, (leader + 2) % 4, (leader + 3) % 4
     assert [c for c in game.hand(second) if c.endswith("C")] == ["5C", "7C", "KC"]
     assert [c for c in game.hand(third) if c.endswith("C")] == ["4C", "9C", "QC"]
-    game.play(leader, "2C")
-    game.play(second, "KC")  # a ducker plays the king here only if it holds no lower club
-    game.play(third, "QC")  # the ducker's own card: the highest that still loses
+    for card in ("2C", "KC", "QC"):
+        game.play(game.turn, card)
+    return game, second, third, fourth
+
+
+def test_the_ducker_explains_a_duck_under_the_king_and_not_a_king_second_to_the_two():
+    from game.players.deals import ducker_likelihood, knowledge_of
+
+    game, second, third, observer = king_second_to_the_two()
     know = knowledge_of(view_of(game, observer))
     high, duck = ducker_likelihood(know, second), ducker_likelihood(know, third)
     assert high < 0.25 and duck == 1.0, (high, duck)
@@ -351,15 +357,9 @@ def test_the_playouts_give_a_seat_read_as_strayed_its_own_chance(monkeypatch):
     from game.players import brain, sim
     from game.players.deals import knowledge_of
 
-    # game 1 again: the second seat plays its king of clubs second to the two, which the
-    # careful ducker explains badly, though no later card of its own contradicts it yet
-    game = Game.new(1)
-    for seat in range(4):
-        game.pass_cards(seat, game.hand(seat)[:3])
-    leader = game.turn
-    second, observer = (leader + 1) % 4, (leader + 3) % 4
-    for card in ("2C", "KC", "QC"):
-        game.play(game.turn, card)
+    # the second seat's king of clubs second to the two, which the careful ducker explains
+    # badly, though no later card of its own contradicts it yet
+    game, second, _, observer = king_second_to_the_two()
     game.play(observer, game.legal_plays(observer)[0])
     know = knowledge_of(view_of(game, observer))
     assert know.strayed == 0
