@@ -604,13 +604,17 @@ def report_matchup(matchup: Matchup, results: list[DealResult], elapsed: float) 
             moon_rate(results, 0, name), moon_rate(results, 1, name), strict=True)]  # fmt: skip
         moon_change, moon_ci = mean_ci(moons)
         base_moons, _ = mean_ci(moon_rate(results, 1, name))
+        ours_moons, _ = mean_ci(moon_rate(results, 1, "ours"))
+        mine = zip(moon_rate(results, 0, "ours"), moon_rate(results, 1, "ours"), strict=True)
+        own, own_ci = mean_ci([a - b for a, b in mine])
         print(
             f"  {'':20} base: differential {base_mean:+6.2f} +- {base_ci:4.2f}, {name} moons "
-            f"{base_moons:5.1%}"
+            f"{base_moons:5.1%}, ours' moons {ours_moons:5.1%}"
         )
         print(
             f"  {'':20} change minus base: differential {change:+6.2f} +- {change_ci:4.2f}, "
-            f"{name} moons {moon_change:+6.1%} +- {moon_ci:4.1%} (paired by deal)"
+            f"{name} moons {moon_change:+6.1%} +- {moon_ci:4.1%}, ours' moons {own:+6.1%} +- "
+            f"{own_ci:4.1%} (paired by deal)"
         )
     return failures
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from game.engine import PASS_CYCLE, Card, Game
 from tools.bench import deal_game, ducker_pass, ducker_play, random_pass, random_play
 
@@ -125,6 +127,13 @@ def test_a_paired_run_plays_the_base_on_the_same_deals(capsys):
     out = capsys.readouterr().out
     assert "ours vs 3 duckers (8 hands" in out
     assert "change minus base: differential  +0.00 +- 0.00, ducker moons  +0.0% +- 0.0%" in out
+    # ours' own moons too, the base's beside the change's
+    assert "ours' moons  +0.0% +- 0.0% (paired by deal)" in out
+    assert re.search(
+        r"base: differential +[+-]\d+\.\d\d \+- \d+\.\d\d, "
+        r"ducker moons +\d+\.\d%, ours' moons +\d+\.\d%",
+        out,
+    )
     main(
         ["--hands", "8", "--only", "duckers", "--workers", "1", "--think", "0", "--pair"]
         + ["--set", "CARD_BUDGET=600"]
