@@ -550,6 +550,13 @@ def moon_rate(results: list[DealResult], version: int, name: str) -> list[float]
     return [sum(m == name for m in r.moons[version]) / 4 for r in results]
 
 
+def paired_moons(results: list[DealResult], name: str) -> list[float]:
+    """Per deal, the change's share of rotations in which a seat of kind ``name`` shot, less
+    the base's."""
+    change, base = moon_rate(results, 0, name), moon_rate(results, 1, name)
+    return [a - b for a, b in zip(change, base, strict=True)]
+
+
 def report_matchup(matchup: Matchup, results: list[DealResult], elapsed: float) -> int:
     """Print one match-up's figures (and, when paired, the change against the base); returns
     the number of targets missed."""
@@ -600,13 +607,10 @@ def report_matchup(matchup: Matchup, results: list[DealResult], elapsed: float) 
         change, change_ci = mean_ci([r.points[0][0] - r.points[0][1] - b for r, b in zip(
             results, base, strict=True)])  # fmt: skip
         base_mean, base_ci = mean_ci(base)
-        moons = [a - b for a, b in zip(
-            moon_rate(results, 0, name), moon_rate(results, 1, name), strict=True)]  # fmt: skip
-        moon_change, moon_ci = mean_ci(moons)
+        moon_change, moon_ci = mean_ci(paired_moons(results, name))
         base_moons, _ = mean_ci(moon_rate(results, 1, name))
         ours_moons, _ = mean_ci(moon_rate(results, 1, "ours"))
-        mine = zip(moon_rate(results, 0, "ours"), moon_rate(results, 1, "ours"), strict=True)
-        own, own_ci = mean_ci([a - b for a, b in mine])
+        own, own_ci = mean_ci(paired_moons(results, "ours"))
         print(
             f"  {'':20} base: differential {base_mean:+6.2f} +- {base_ci:4.2f}, {name} moons "
             f"{base_moons:5.1%}, ours' moons {ours_moons:5.1%}"
